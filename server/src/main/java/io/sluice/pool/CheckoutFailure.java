@@ -1,0 +1,15 @@
+package io.sluice.pool;
+
+/** Why a checkout ended without a server; the session turns it into PgBouncer's client error. */
+public record CheckoutFailure(Kind kind, String sqlState, String message) {
+    public enum Kind {
+        /** query_wait_timeout elapsed (or 0 and no server at once). */
+        WAIT_TIMEOUT,
+        /** connecting or logging in to PostgreSQL failed. */
+        CONNECT_FAILED,
+        /** a database-wide or user-wide limit refused the connection. */
+        LIMIT,
+        /** the pool is shutting down or was removed. */
+        CLOSED
+    }
+}

@@ -1,0 +1,15 @@
+package io.sluice.pool;
+
+/**
+ * A server connection lent to one client. Released exactly once: {@link #release()} returns it
+ * for reuse, {@link #discard(String)} closes it. Call on the engine thread.
+ */
+public interface Lease {
+    ServerHandle server();
+
+    /** Returns the connection; the engine hands it to the oldest live waiter or parks it idle. */
+    void release();
+
+    /** Closes the connection instead of reusing it (broken protocol state, client gone mid-query...). */
+    void discard(String reason);
+}

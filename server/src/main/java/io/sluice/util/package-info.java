@@ -1,0 +1,2 @@
+/** Time, scheduling and randomness seams. Depends on the JDK only. */
+package io.sluice.util;

@@ -1,0 +1,34 @@
+package io.sluice.auth;
+
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+
+/**
+ * Server-side check of a cleartext password (auth_type plain, or the password PAM/LDAP would
+ * receive) against a stored secret of any kind, as PgBouncer's check_client_passwd does for
+ * AUTH_PLAIN. Stateless.
+ */
+public final class CleartextAuth {
+    private CleartextAuth() {}
+
+    /**
+     * @return true if {@code password} matches {@code storedSecret} (plain: equal; md5: equal
+     *     after md5-encrypting with the user name; SCRAM: the derived keys match). An empty
+     *     stored secret never matches.
+     */
+    public static boolean verify(String storedSecret, String user, String password) {
+        if (storedSecret == null || storedSecret.isEmpty() || password == null) {
+            return false;
+        }
+        return switch (SecretKind.of(storedSecret)) {
+            case PLAIN -> constantTimeEquals(storedSecret, password);
+            case MD5 -> constantTimeEquals(storedSecret, Md5Auth.encrypt(password, user));
+            case SCRAM -> ScramSecret.parse(storedSecret).matchesPassword(password);
+        };
+    }
+
+    private static boolean constantTimeEquals(String a, String b) {
+        return MessageDigest.isEqual(a.getBytes(StandardCharsets.UTF_8),
+                b.getBytes(StandardCharsets.UTF_8));
+    }
+}

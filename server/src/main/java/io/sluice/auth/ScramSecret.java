@@ -1,0 +1,138 @@
+package io.sluice.auth;
+
+import java.security.MessageDigest;
+import java.util.Arrays;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * A SCRAM-SHA-256 verifier as PostgreSQL stores it in pg_authid.rolpassword and PgBouncer
+ * reads it from userlist.txt: {@code SCRAM-SHA-256$<iter>:<b64salt>$<b64storedkey>:<b64serverkey>}.
+ * Arrays are copied in and out, so instances are immutable.
+ */
+public record ScramSecret(int iterations, byte[] salt, byte[] storedKey, byte[] serverKey) {
+    private static final String SCHEME = "SCRAM-SHA-256";
+
+    public ScramSecret {
+        if (iterations < 1) {
+            throw new IllegalArgumentException("iteration count must be positive: " + iterations);
+        }
+        salt = Objects.requireNonNull(salt, "salt").clone();
+        storedKey = checkKey(storedKey, "storedKey");
+        serverKey = checkKey(serverKey, "serverKey");
+    }
+
+    private static byte[] checkKey(byte[] key, String name) {
+        Objects.requireNonNull(key, name);
+        if (key.length != ScramCrypto.KEY_LEN) {
+            throw new IllegalArgumentException(name + " must be 32 bytes, got " + key.length);
+        }
+        return key.clone();
+    }
+
+    /** Derives the verifier PostgreSQL would store for this password, salt and iteration count. */
+    public static ScramSecret fromPassword(String password, byte[] salt, int iterations) {
+        byte[] salted = ScramCrypto.saltedPassword(password, salt, iterations);
+        return new ScramSecret(iterations, salt,
+                ScramCrypto.sha256(ScramCrypto.clientKey(salted)), ScramCrypto.serverKey(salted));
+    }
+
+    /** 16 bytes from a SecureRandom, the salt length PostgreSQL and PgBouncer use. */
+    public static byte[] randomSalt() {
+        byte[] salt = new byte[ScramCrypto.DEFAULT_SALT_LEN];
+        ScramCrypto.RANDOM.nextBytes(salt);
+        return salt;
+    }
+
+    /**
+     * Parses the stored form.
+     *
+     * @throws IllegalArgumentException if {@code text} is not a valid SCRAM-SHA-256 secret
+     */
+    public static ScramSecret parse(String text) {
+        return tryParse(text).orElseThrow(
+                () -> new IllegalArgumentException("not a SCRAM-SHA-256 secret"));
+    }
+
+    /** Like {@link #parse} but empty instead of throwing (the secret is then md5 or plain). */
+    public static Optional<ScramSecret> tryParse(String text) {
+        if (text == null || !text.startsWith(SCHEME + "$")) {
+            return Optional.empty();
+        }
+        String rest = text.substring(SCHEME.length() + 1);
+        int dollar = rest.indexOf('$');
+        if (dollar < 0) {
+            return Optional.empty();
+        }
+        String[] iterSalt = rest.substring(0, dollar).split(":", -1);
+        String[] keys = rest.substring(dollar + 1).split(":", -1);
+        if (iterSalt.length != 2 || keys.length != 2) {
+            return Optional.empty();
+        }
+        int iterations;
+        if (iterSalt[0].isEmpty() || !iterSalt[0].chars().allMatch(c -> c >= '0' && c <= '9')) {
+            return Optional.empty();
+        }
+        try {
+            iterations = Integer.parseInt(iterSalt[0]);
+        } catch (NumberFormatException e) {
+            return Optional.empty();
+        }
+        byte[] salt = ScramCrypto.unb64(iterSalt[1]);
+        byte[] stored = ScramCrypto.unb64(keys[0]);
+        byte[] server = ScramCrypto.unb64(keys[1]);
+        if (iterations < 1 || salt == null || salt.length == 0
+                || stored == null || stored.length != ScramCrypto.KEY_LEN
+                || server == null || server.length != ScramCrypto.KEY_LEN) {
+            return Optional.empty();
+        }
+        return Optional.of(new ScramSecret(iterations, salt, stored, server));
+    }
+
+    @Override
+    public byte[] salt() {
+        return salt.clone();
+    }
+
+    @Override
+    public byte[] storedKey() {
+        return storedKey.clone();
+    }
+
+    @Override
+    public byte[] serverKey() {
+        return serverKey.clone();
+    }
+
+    public String saltBase64() {
+        return ScramCrypto.b64(salt);
+    }
+
+    /** True when the password matches this verifier (used for cleartext auth against SCRAM). */
+    public boolean matchesPassword(String password) {
+        byte[] salted = ScramCrypto.saltedPassword(password, salt, iterations);
+        byte[] stored = ScramCrypto.sha256(ScramCrypto.clientKey(salted));
+        return MessageDigest.isEqual(stored, storedKey)
+                & MessageDigest.isEqual(ScramCrypto.serverKey(salted), serverKey);
+    }
+
+    /** The stored form, {@code SCRAM-SHA-256$<iter>:<salt>$<storedkey>:<serverkey>}. */
+    @Override
+    public String toString() {
+        return SCHEME + "$" + iterations + ":" + ScramCrypto.b64(salt) + "$"
+                + ScramCrypto.b64(storedKey) + ":" + ScramCrypto.b64(serverKey);
+    }
+
+    @Override
+    public boolean equals(Object o) {
+        return o instanceof ScramSecret s && iterations == s.iterations
+                && Arrays.equals(salt, s.salt) && Arrays.equals(storedKey, s.storedKey)
+                && Arrays.equals(serverKey, s.serverKey);
+    }
+
+    @Override
+    public int hashCode() {
+        return Objects.hash(iterations, Arrays.hashCode(salt), Arrays.hashCode(storedKey),
+                Arrays.hashCode(serverKey));
+    }
+}

@@ -1,0 +1,96 @@
+package io.sluice.backend;
+
+import io.netty.bootstrap.Bootstrap;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelFuture;
+import io.netty.channel.ChannelInitializer;
+import io.netty.channel.ChannelOption;
+import io.netty.channel.EventLoop;
+import io.netty.channel.unix.DomainSocketAddress;
+import io.netty.util.concurrent.ScheduledFuture;
+import io.sluice.net.Transport;
+import io.sluice.pool.PoolKey;
+import io.sluice.pool.ServerConnector;
+import io.sluice.proto.SqlState;
+import io.sluice.proto.codec.Encoders;
+import io.sluice.proto.codec.FrameDecoder;
+
+import java.net.InetSocketAddress;
+import java.net.SocketAddress;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
+import java.util.function.Function;
+
+/**
+ * Opens server connections on the engine's event loop: TCP or unix socket, startup packet,
+ * login, connect timeout ({@code server_connect_timeout}).
+ */
+public final class NettyServerConnector implements ServerConnector {
+    private final EventLoop loop;
+    private final Transport transport;
+    private final Function<PoolKey, BackendTarget> targets;
+    private final String defaultSocketDir;
+    private final Consumer<ServerConnection> onCreated;
+
+    public NettyServerConnector(EventLoop loop, Transport transport, Function<PoolKey, BackendTarget> targets,
+                                String defaultSocketDir, Consumer<ServerConnection> onCreated) {
+        this.loop = loop;
+        this.transport = transport;
+        this.targets = targets;
+        this.defaultSocketDir = defaultSocketDir;
+        this.onCreated = onCreated;
+    }
+
+    @Override
+    public void connect(PoolKey key, Callback callback) {
+        BackendTarget target;
+        try {
+            target = targets.apply(key);
+        } catch (RuntimeException e) {
+            callback.failed(SqlState.CONNECTION_FAILURE, e.getMessage());
+            return;
+        }
+        SocketAddress address = target.unixSocket()
+                ? new DomainSocketAddress(target.socketPath(defaultSocketDir))
+                : new InetSocketAddress(target.host(), target.port());
+        Class<? extends Channel> type = target.unixSocket() ? transport.domainSocketChannel() : transport.socketChannel();
+        ServerLogin login = new ServerLogin(target.credentials(), callback::connected, callback::failed);
+        Bootstrap b = new Bootstrap().group(loop).channel(type)
+                .option(ChannelOption.CONNECT_TIMEOUT_MILLIS,
+                        (int) Math.max(1, Math.min(Integer.MAX_VALUE, target.connectTimeoutNanos() / 1_000_000)))
+                .handler(new ChannelInitializer<Channel>() {
+                    @Override
+                    protected void initChannel(Channel ch) {
+                        ServerConnection conn = new ServerConnection(ch, target, key.database(), login);
+                        ch.pipeline().addLast("frames", new FrameDecoder(Integer.MAX_VALUE));
+                        ch.pipeline().addLast("server", conn);
+                        onCreated.accept(conn);
+                    }
+                });
+        if (!target.unixSocket()) {
+            b.option(ChannelOption.TCP_NODELAY, true).option(ChannelOption.SO_KEEPALIVE, true);
+        }
+        ChannelFuture f = b.connect(address);
+        ScheduledFuture<?> timeout = loop.schedule(() -> {
+            ServerConnection conn = f.channel().pipeline().get(ServerConnection.class);
+            login.failed(SqlState.CONNECTION_FAILURE, "connect timeout");
+            if (conn != null) {
+                conn.close("connect timeout");
+            } else {
+                f.channel().close();
+            }
+        }, target.connectTimeoutNanos(), TimeUnit.NANOSECONDS);
+        f.addListener(done -> {
+            if (!done.isSuccess()) {
+                timeout.cancel(false);
+                login.failed(SqlState.CONNECTION_FAILURE, "connect failed: " + done.cause().getMessage());
+                return;
+            }
+            Channel ch = f.channel();
+            ch.closeFuture().addListener(c -> timeout.cancel(false));
+            ch.writeAndFlush(Encoders.startup(ch.alloc(), target.startupParams()));
+        });
+        // login success also ends the timeout
+        login.onDone(() -> timeout.cancel(false));
+    }
+}

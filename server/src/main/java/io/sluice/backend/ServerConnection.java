@@ -1,0 +1,403 @@
+package io.sluice.backend;
+
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelInboundHandlerAdapter;
+import io.sluice.log.Log;
+import io.sluice.pool.ServerHandle;
+import io.sluice.proto.BackendMessage;
+import io.sluice.proto.Frame;
+import io.sluice.proto.ProtocolException;
+import io.sluice.proto.TransactionStatus;
+import io.sluice.proto.codec.BackendDecoding;
+import io.sluice.proto.codec.Encoders;
+
+import java.net.InetSocketAddress;
+import java.net.SocketAddress;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Consumer;
+
+/**
+ * One connection to PostgreSQL. Owns its channel's inbound handling: login (through
+ * {@link ServerLogin}), relaying to a linked client ({@link ServerListener}), and internal
+ * queries the pooler runs itself (reset, check, rollback, SET of client parameters).
+ * Confined to its channel's event loop, which is also the engine thread.
+ */
+public final class ServerConnection extends ChannelInboundHandlerAdapter implements ServerHandle {
+    private static final AtomicLong IDS = new AtomicLong(1);
+
+    public enum State { LOGIN, IDLE, ACTIVE, INTERNAL, CLOSED }
+
+    private final long id = IDS.getAndIncrement();
+    private final Channel channel;
+    private final BackendTarget target;
+    private final String database;
+    private final long connectTimeMillis = System.currentTimeMillis();
+    private final Map<String, String> params = new HashMap<>();
+    private State state = State.LOGIN;
+    private TransactionStatus status = TransactionStatus.IDLE;
+    private int backendPid;
+    private int backendKey;
+    private ServerListener listener;
+    private InternalQuery internal;
+    private ServerLogin login;
+    private long requestTimeMillis;
+    private String clientApplicationName = "";
+    private String checkQuery = "";
+
+    public ServerConnection(Channel channel, BackendTarget target, String database, ServerLogin login) {
+        this.channel = channel;
+        this.target = target;
+        this.database = database;
+        this.login = login;
+    }
+
+    @Override
+    public long id() {
+        return id;
+    }
+
+    public Channel channel() {
+        return channel;
+    }
+
+    public BackendTarget target() {
+        return target;
+    }
+
+    public String database() {
+        return database;
+    }
+
+    public String user() {
+        return target.credentials().user();
+    }
+
+    public State state() {
+        return state;
+    }
+
+    public Map<String, String> params() {
+        return params;
+    }
+
+    public int backendPid() {
+        return backendPid;
+    }
+
+    public int backendKey() {
+        return backendKey;
+    }
+
+    public long connectTimeMillis() {
+        return connectTimeMillis;
+    }
+
+    public long requestTimeMillis() {
+        return requestTimeMillis;
+    }
+
+    public void markRequest() {
+        requestTimeMillis = System.currentTimeMillis();
+    }
+
+    public String applicationName() {
+        return clientApplicationName;
+    }
+
+    public String localAddress() {
+        return addr(channel.localAddress());
+    }
+
+    public int localPort() {
+        return port(channel.localAddress());
+    }
+
+    public String remoteAddress() {
+        return addr(channel.remoteAddress());
+    }
+
+    public int remotePort() {
+        SocketAddress a = channel.remoteAddress();
+        return a instanceof InetSocketAddress ? port(a) : target.port();
+    }
+
+    private static String addr(SocketAddress a) {
+        return a instanceof InetSocketAddress i ? i.getAddress().getHostAddress() : "unix";
+    }
+
+    private static int port(SocketAddress a) {
+        return a instanceof InetSocketAddress i ? i.getPort() : 0;
+    }
+
+    @Override
+    public boolean isOpen() {
+        return state != State.CLOSED && channel.isActive();
+    }
+
+    @Override
+    public boolean inTransaction() {
+        return status.inTransaction();
+    }
+
+    public TransactionStatus status() {
+        return status;
+    }
+
+    /** Ties this server to a client; frames flow to it until {@link #unlink()}. */
+    public void link(ServerListener l, String applicationName) {
+        if (state != State.IDLE) {
+            throw new IllegalStateException("link in state " + state);
+        }
+        this.listener = l;
+        this.clientApplicationName = applicationName == null ? "" : applicationName;
+        state = State.ACTIVE;
+        channel.config().setAutoRead(l.clientWritable());
+    }
+
+    public void unlink() {
+        if (state == State.ACTIVE) {
+            state = State.IDLE;
+        }
+        listener = null;
+        clientApplicationName = "";
+        if (channel.isActive()) {
+            channel.config().setAutoRead(true);
+        }
+    }
+
+    public boolean linked() {
+        return listener != null;
+    }
+
+    /** Client writability changed: follow it so a slow client slows the server, not our heap. */
+    public void clientWritabilityChanged(boolean writable) {
+        if (state == State.ACTIVE) {
+            channel.config().setAutoRead(writable);
+        }
+    }
+
+    /** Writes a client frame to the server (takes ownership), without flushing. */
+    public void write(Frame frame) {
+        channel.write(frame.bytes().retain());
+        frame.release();
+    }
+
+    public void flush() {
+        channel.flush();
+    }
+
+    public boolean isWritable() {
+        return channel.isWritable();
+    }
+
+    @Override
+    public void probe(Probe kind, Consumer<Boolean> done) {
+        String sql = kind == Probe.ROLLBACK ? "ROLLBACK" : checkQuery;
+        runInternal(sql, done);
+    }
+
+    /** server_check_query; {@code <empty>} in the config means an empty query string. */
+    public void checkQuery(String q) {
+        this.checkQuery = q;
+    }
+
+    /**
+     * Runs a query the pooler needs (reset, check, SET...) and swallows its results;
+     * {@code done} gets true when it ended without error.
+     */
+    public void runInternal(String sql, Consumer<Boolean> done) {
+        if (!isOpen() || state == State.INTERNAL || state == State.LOGIN) {
+            done.accept(false);
+            return;
+        }
+        State back = state;
+        internal = new InternalQuery(back, done);
+        state = State.INTERNAL;
+        channel.config().setAutoRead(true);
+        channel.writeAndFlush(Encoders.query(channel.alloc(), sql));
+    }
+
+    @Override
+    public void close(String reason) {
+        if (state == State.CLOSED) {
+            return;
+        }
+        boolean wasLogin = state == State.LOGIN;
+        state = State.CLOSED;
+        Log.server(id, database, user(), remoteAddress(), remotePort(), "closing because: " + reason
+                + " (age=" + ((System.currentTimeMillis() - connectTimeMillis) / 1000) + "s)");
+        if (channel.isActive()) {
+            if (!wasLogin) {
+                channel.writeAndFlush(Encoders.terminate(channel.alloc()));
+            }
+            channel.close();
+        }
+        failPending(reason);
+    }
+
+    private void failPending(String reason) {
+        InternalQuery q = internal;
+        internal = null;
+        if (q != null) {
+            q.done.accept(false);
+        }
+        ServerListener l = listener;
+        listener = null;
+        if (l != null) {
+            l.onServerLost(reason);
+        }
+        ServerLogin lg = login;
+        login = null;
+        if (lg != null) {
+            lg.failed("08006", "server closed the connection unexpectedly");
+        }
+    }
+
+    // ---- inbound ----------------------------------------------------------------------
+
+    @Override
+    public void channelRead(ChannelHandlerContext ctx, Object msg) {
+        Frame frame = (Frame) msg;
+        try {
+            switch (state) {
+                case ACTIVE -> relay(frame);
+                case LOGIN -> loginFrame(frame);
+                case INTERNAL -> internalFrame(frame);
+                case IDLE -> idleFrame(frame);
+                case CLOSED -> frame.release();
+                default -> frame.release();
+            }
+        } catch (ProtocolException e) {
+            close("server protocol error: " + e.getMessage());
+        }
+    }
+
+    private void relay(Frame frame) {
+        byte t = frame.type();
+        if (t == 'Z') {
+            status = BackendDecoding.readyStatus(frame);
+            ServerListener l = listener;
+            l.onServerFrame(frame);
+            l.onReady(status);
+            return;
+        }
+        if (t == 'S') {
+            rememberParam(frame);
+        }
+        listener.onServerFrame(frame);
+    }
+
+    private void rememberParam(Frame frame) {
+        if (BackendDecoding.decode(frame) instanceof BackendMessage.ParameterStatus p) {
+            params.put(p.name(), p.value());
+        }
+    }
+
+    private void loginFrame(Frame frame) {
+        try {
+            BackendMessage m = BackendDecoding.decode(frame);
+            if (m instanceof BackendMessage.BackendKeyData k) {
+                backendPid = k.processId();
+                backendKey = k.secretKey();
+            } else if (m instanceof BackendMessage.ParameterStatus p) {
+                params.put(p.name(), p.value());
+            } else if (m instanceof BackendMessage.ReadyForQuery r) {
+                status = r.status();
+                state = State.IDLE;
+                ServerLogin lg = login;
+                login = null;
+                lg.succeeded(this);
+            } else if (m != null && login != null) {
+                login.onMessage(this, m);
+            }
+        } finally {
+            frame.release();
+        }
+    }
+
+    private void internalFrame(Frame frame) {
+        try {
+            byte t = frame.type();
+            if (t == 'E') {
+                internal.failed = true;
+            } else if (t == 'S') {
+                rememberParam(frame);
+            } else if (t == 'Z') {
+                status = BackendDecoding.readyStatus(frame);
+                InternalQuery q = internal;
+                internal = null;
+                state = q.back;
+                if (state == State.ACTIVE && listener != null) {
+                    channel.config().setAutoRead(listener.clientWritable());
+                }
+                q.done.accept(!q.failed);
+            }
+        } finally {
+            frame.release();
+        }
+    }
+
+    private void idleFrame(Frame frame) {
+        try {
+            byte t = frame.type();
+            if (t == 'S') {
+                rememberParam(frame);
+            } else if (t == 'E') {
+                BackendMessage m = BackendDecoding.decode(frame);
+                String why = m instanceof BackendMessage.ErrorOrNotice e ? e.message() : "error";
+                close("server conn crashed? (" + why + ")");
+            }
+            // notices and stray notifications on an idle server have nobody to go to
+        } finally {
+            frame.release();
+        }
+    }
+
+    @Override
+    public void channelReadComplete(ChannelHandlerContext ctx) {
+        ServerListener l = listener;
+        if (l != null && state == State.ACTIVE) {
+            l.onServerReadComplete();
+        }
+    }
+
+    @Override
+    public void channelWritabilityChanged(ChannelHandlerContext ctx) {
+        ctx.fireChannelWritabilityChanged();
+    }
+
+    @Override
+    public void channelInactive(ChannelHandlerContext ctx) {
+        if (state != State.CLOSED) {
+            State was = state;
+            state = State.CLOSED;
+            Log.server(id, database, user(), remoteAddress(), remotePort(), "closing because: "
+                    + (was == State.LOGIN ? "connect failed" : "server conn crashed?")
+                    + " (age=" + ((System.currentTimeMillis() - connectTimeMillis) / 1000) + "s)");
+            failPending("server conn crashed?");
+        }
+    }
+
+    @Override
+    public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+        if (cause instanceof ProtocolException || cause.getCause() instanceof ProtocolException) {
+            close("server protocol error: " + cause.getMessage());
+        } else {
+            close("server conn crashed? (" + cause.getClass().getSimpleName() + ": " + cause.getMessage() + ")");
+        }
+    }
+
+    private static final class InternalQuery {
+        final State back;
+        final Consumer<Boolean> done;
+        boolean failed;
+
+        InternalQuery(State back, Consumer<Boolean> done) {
+            this.back = back;
+            this.done = done;
+        }
+    }
+}

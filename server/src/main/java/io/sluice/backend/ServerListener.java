@@ -1,0 +1,22 @@
+package io.sluice.backend;
+
+import io.sluice.proto.Frame;
+import io.sluice.proto.TransactionStatus;
+
+/** What the client side linked to a server connection receives from it. Called on the event loop. */
+public interface ServerListener {
+    /** A frame for the client; the listener takes ownership of the reference. */
+    void onServerFrame(Frame frame);
+
+    /** A ReadyForQuery was just passed on (after {@link #onServerFrame}). */
+    void onReady(TransactionStatus status);
+
+    /** The server channel finished a read burst: flush what was written to the client. */
+    void onServerReadComplete();
+
+    /** The server went away while linked. */
+    void onServerLost(String reason);
+
+    /** The client channel may not take more: the server stops reading until this turns true. */
+    boolean clientWritable();
+}

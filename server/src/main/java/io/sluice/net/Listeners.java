@@ -1,0 +1,126 @@
+package io.sluice.net;
+
+import io.netty.bootstrap.ServerBootstrap;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelInitializer;
+import io.netty.channel.ChannelOption;
+import io.netty.channel.EventLoopGroup;
+import io.netty.channel.unix.DomainSocketAddress;
+
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.GroupPrincipal;
+import java.nio.file.attribute.PosixFileAttributeView;
+import java.nio.file.attribute.PosixFilePermission;
+import java.util.ArrayList;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Set;
+import java.util.function.BiConsumer;
+
+/**
+ * The listening sockets: TCP on each {@code listen_addr} and the unix socket
+ * {@code <unix_socket_dir>/.s.PGSQL.<port>} with {@code unix_socket_mode}/{@code unix_socket_group}.
+ */
+public final class Listeners {
+    private final EventLoopGroup group;
+    private final Transport transport;
+    private final List<Channel> tcp = new ArrayList<>();
+    private Channel unix;
+    private Path unixPath;
+
+    public Listeners(EventLoopGroup group, Transport transport) {
+        this.group = group;
+        this.transport = transport;
+    }
+
+    /**
+     * Binds everything; {@code init} gets each accepted channel and whether it came over the
+     * unix socket. Fails (and unbinds what was bound) if any address cannot be bound.
+     */
+    public void bind(List<String> listenAddrs, int port, int backlog, boolean keepalive, String unixSocketDir,
+                     int unixSocketMode, String unixSocketGroup, BiConsumer<Channel, Boolean> init) throws IOException {
+        try {
+            for (String addr : listenAddrs) {
+                InetSocketAddress sa = "*".equals(addr) ? new InetSocketAddress(port) : new InetSocketAddress(addr, port);
+                tcp.add(bootstrap(transport.serverSocketChannel(), backlog, ch -> init.accept(ch, false))
+                        .childOption(ChannelOption.TCP_NODELAY, true)
+                        .childOption(ChannelOption.SO_KEEPALIVE, keepalive)
+                        .option(ChannelOption.SO_REUSEADDR, true)
+                        .bind(sa).syncUninterruptibly().channel());
+            }
+            if (unixSocketDir != null && !unixSocketDir.isEmpty() && transport.nativeEpoll()) {
+                unixPath = Path.of(unixSocketDir, ".s.PGSQL." + port);
+                Files.deleteIfExists(unixPath);
+                unix = bootstrap(transport.serverDomainSocketChannel(), backlog, ch -> init.accept(ch, true))
+                        .bind(new DomainSocketAddress(unixPath.toString())).syncUninterruptibly().channel();
+                applyMode(unixPath, unixSocketMode, unixSocketGroup);
+            }
+        } catch (RuntimeException | IOException e) {
+            closeAll();
+            throw e instanceof IOException io ? io : new IOException("could not listen: " + e.getMessage(), e);
+        }
+    }
+
+    private ServerBootstrap bootstrap(Class<? extends io.netty.channel.ServerChannel> type, int backlog,
+                                      java.util.function.Consumer<Channel> init) {
+        return new ServerBootstrap().group(group).channel(type)
+                .option(ChannelOption.SO_BACKLOG, backlog)
+                .childHandler(new ChannelInitializer<Channel>() {
+                    @Override
+                    protected void initChannel(Channel ch) {
+                        init.accept(ch);
+                    }
+                });
+    }
+
+    private static void applyMode(Path path, int mode, String group) throws IOException {
+        Set<PosixFilePermission> perms = EnumSet.noneOf(PosixFilePermission.class);
+        PosixFilePermission[] order = {
+            PosixFilePermission.OTHERS_EXECUTE, PosixFilePermission.OTHERS_WRITE, PosixFilePermission.OTHERS_READ,
+            PosixFilePermission.GROUP_EXECUTE, PosixFilePermission.GROUP_WRITE, PosixFilePermission.GROUP_READ,
+            PosixFilePermission.OWNER_EXECUTE, PosixFilePermission.OWNER_WRITE, PosixFilePermission.OWNER_READ};
+        for (int bit = 0; bit < 9; bit++) {
+            if ((mode & (1 << bit)) != 0) {
+                perms.add(order[bit]);
+            }
+        }
+        Files.setPosixFilePermissions(path, perms);
+        if (group != null && !group.isEmpty()) {
+            GroupPrincipal g = path.getFileSystem().getUserPrincipalLookupService().lookupPrincipalByGroupName(group);
+            Files.getFileAttributeView(path, PosixFileAttributeView.class).setGroup(g);
+        }
+    }
+
+    /** Stops accepting TCP clients; the unix socket stays for the console (SHUTDOWN WAIT_FOR_*). */
+    public void closeTcp() {
+        for (Channel c : tcp) {
+            c.close().syncUninterruptibly();
+        }
+        tcp.clear();
+    }
+
+    public void closeAll() {
+        closeTcp();
+        if (unix != null) {
+            unix.close().syncUninterruptibly();
+            unix = null;
+            try {
+                Files.deleteIfExists(unixPath);
+            } catch (IOException ignored) {
+                // the socket file of a closed listener is harmless
+            }
+        }
+    }
+
+    /** Bound TCP ports (tests pass port 0). */
+    public List<Integer> tcpPorts() {
+        List<Integer> ports = new ArrayList<>();
+        for (Channel c : tcp) {
+            ports.add(((InetSocketAddress) c.localAddress()).getPort());
+        }
+        return ports;
+    }
+}

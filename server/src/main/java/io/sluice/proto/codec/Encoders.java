@@ -1,0 +1,220 @@
+package io.sluice.proto.codec;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufAllocator;
+import io.sluice.proto.PgError;
+import io.sluice.proto.StartupPacket;
+import io.sluice.proto.TransactionStatus;
+
+import java.util.List;
+import java.util.Map;
+
+/** Builds the messages Sluice writes itself, to clients and to servers. */
+public final class Encoders {
+    private Encoders() {
+    }
+
+    // ---- to clients -------------------------------------------------------------------
+
+    /** ErrorResponse, or NoticeResponse when severity is NOTICE/WARNING/INFO. */
+    public static ByteBuf error(ByteBufAllocator alloc, PgError e) {
+        boolean notice = switch (e.severity()) {
+            case "NOTICE", "WARNING", "INFO", "LOG", "DEBUG" -> true;
+            default -> false;
+        };
+        ByteBuf buf = Wire.buffer(alloc);
+        int at = Wire.begin(buf, notice ? 'N' : 'E');
+        field(buf, 'S', e.severity());
+        field(buf, 'V', e.severity());
+        field(buf, 'C', e.sqlState());
+        field(buf, 'M', e.message());
+        if (e.detail() != null) {
+            field(buf, 'D', e.detail());
+        }
+        buf.writeByte(0);
+        Wire.end(buf, at);
+        return buf;
+    }
+
+    private static void field(ByteBuf buf, char code, String value) {
+        buf.writeByte(code);
+        Wire.cstring(buf, value);
+    }
+
+    public static ByteBuf authentication(ByteBufAllocator alloc, int code, byte[] data) {
+        ByteBuf buf = Wire.buffer(alloc);
+        int at = Wire.begin(buf, 'R');
+        buf.writeInt(code);
+        buf.writeBytes(data);
+        Wire.end(buf, at);
+        return buf;
+    }
+
+    public static ByteBuf authenticationSasl(ByteBufAllocator alloc, List<String> mechanisms) {
+        ByteBuf buf = Wire.buffer(alloc);
+        int at = Wire.begin(buf, 'R');
+        buf.writeInt(10);
+        for (String m : mechanisms) {
+            Wire.cstring(buf, m);
+        }
+        buf.writeByte(0);
+        Wire.end(buf, at);
+        return buf;
+    }
+
+    public static ByteBuf parameterStatus(ByteBufAllocator alloc, String name, String value) {
+        ByteBuf buf = Wire.buffer(alloc);
+        int at = Wire.begin(buf, 'S');
+        Wire.cstring(buf, name);
+        Wire.cstring(buf, value);
+        Wire.end(buf, at);
+        return buf;
+    }
+
+    public static ByteBuf backendKeyData(ByteBufAllocator alloc, int pid, int key) {
+        ByteBuf buf = alloc.buffer(13);
+        int at = Wire.begin(buf, 'K');
+        buf.writeInt(pid);
+        buf.writeInt(key);
+        Wire.end(buf, at);
+        return buf;
+    }
+
+    public static ByteBuf readyForQuery(ByteBufAllocator alloc, TransactionStatus status) {
+        ByteBuf buf = alloc.buffer(6);
+        int at = Wire.begin(buf, 'Z');
+        buf.writeByte(status.code());
+        Wire.end(buf, at);
+        return buf;
+    }
+
+    /** RowDescription in text format; columns as (name, type OID). */
+    public static ByteBuf rowDescription(ByteBufAllocator alloc, List<String> names, List<Integer> typeOids) {
+        ByteBuf buf = Wire.buffer(alloc);
+        int at = Wire.begin(buf, 'T');
+        buf.writeShort(names.size());
+        for (int i = 0; i < names.size(); i++) {
+            Wire.cstring(buf, names.get(i));
+            buf.writeInt(0);        // table oid
+            buf.writeShort(0);      // column number
+            buf.writeInt(typeOids.get(i));
+            buf.writeShort(typeSize(typeOids.get(i)));
+            buf.writeInt(-1);       // type modifier
+            buf.writeShort(0);      // text format
+        }
+        Wire.end(buf, at);
+        return buf;
+    }
+
+    private static int typeSize(int oid) {
+        return switch (oid) {
+            case 23 -> 4;
+            case 20 -> 8;
+            default -> -1;
+        };
+    }
+
+    /** DataRow of text values; null is SQL NULL. */
+    public static ByteBuf dataRow(ByteBufAllocator alloc, List<String> values) {
+        ByteBuf buf = Wire.buffer(alloc);
+        int at = Wire.begin(buf, 'D');
+        buf.writeShort(values.size());
+        for (String v : values) {
+            if (v == null) {
+                buf.writeInt(-1);
+            } else {
+                byte[] b = Wire.utf8(v);
+                buf.writeInt(b.length);
+                buf.writeBytes(b);
+            }
+        }
+        Wire.end(buf, at);
+        return buf;
+    }
+
+    public static ByteBuf commandComplete(ByteBufAllocator alloc, String tag) {
+        ByteBuf buf = Wire.buffer(alloc);
+        int at = Wire.begin(buf, 'C');
+        Wire.cstring(buf, tag);
+        Wire.end(buf, at);
+        return buf;
+    }
+
+    public static ByteBuf emptyQueryResponse(ByteBufAllocator alloc) {
+        ByteBuf buf = alloc.buffer(5);
+        int at = Wire.begin(buf, 'I');
+        Wire.end(buf, at);
+        return buf;
+    }
+
+    /** The single byte that refuses SSLRequest / GSSENCRequest. */
+    public static ByteBuf refuseEncryption(ByteBufAllocator alloc) {
+        return alloc.buffer(1).writeByte('N');
+    }
+
+    // ---- to servers -------------------------------------------------------------------
+
+    public static ByteBuf startup(ByteBufAllocator alloc, Map<String, String> params) {
+        ByteBuf buf = Wire.buffer(alloc);
+        int at = Wire.beginUntyped(buf);
+        buf.writeInt(StartupPacket.PROTOCOL_3_0);
+        params.forEach((k, v) -> {
+            Wire.cstring(buf, k);
+            Wire.cstring(buf, v);
+        });
+        buf.writeByte(0);
+        Wire.end(buf, at);
+        return buf;
+    }
+
+    public static ByteBuf cancelRequest(ByteBufAllocator alloc, int pid, int key) {
+        ByteBuf buf = alloc.buffer(16);
+        buf.writeInt(16);
+        buf.writeInt(StartupPacket.CANCEL_REQUEST_CODE);
+        buf.writeInt(pid);
+        buf.writeInt(key);
+        return buf;
+    }
+
+    public static ByteBuf password(ByteBufAllocator alloc, String password) {
+        ByteBuf buf = Wire.buffer(alloc);
+        int at = Wire.begin(buf, 'p');
+        Wire.cstring(buf, password);
+        Wire.end(buf, at);
+        return buf;
+    }
+
+    public static ByteBuf saslInitialResponse(ByteBufAllocator alloc, String mechanism, String data) {
+        ByteBuf buf = Wire.buffer(alloc);
+        int at = Wire.begin(buf, 'p');
+        Wire.cstring(buf, mechanism);
+        byte[] b = Wire.utf8(data);
+        buf.writeInt(b.length);
+        buf.writeBytes(b);
+        Wire.end(buf, at);
+        return buf;
+    }
+
+    public static ByteBuf saslResponse(ByteBufAllocator alloc, String data) {
+        ByteBuf buf = Wire.buffer(alloc);
+        int at = Wire.begin(buf, 'p');
+        buf.writeBytes(Wire.utf8(data));
+        Wire.end(buf, at);
+        return buf;
+    }
+
+    public static ByteBuf query(ByteBufAllocator alloc, String sql) {
+        ByteBuf buf = Wire.buffer(alloc);
+        int at = Wire.begin(buf, 'Q');
+        Wire.cstring(buf, sql);
+        Wire.end(buf, at);
+        return buf;
+    }
+
+    public static ByteBuf terminate(ByteBufAllocator alloc) {
+        ByteBuf buf = alloc.buffer(5);
+        int at = Wire.begin(buf, 'X');
+        Wire.end(buf, at);
+        return buf;
+    }
+}

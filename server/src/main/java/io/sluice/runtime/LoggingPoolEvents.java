@@ -1,0 +1,28 @@
+package io.sluice.runtime;
+
+import io.sluice.log.Log;
+import io.sluice.pool.PoolEvents;
+import io.sluice.pool.PoolKey;
+
+/** Turns engine events into PgBouncer's log lines. */
+final class LoggingPoolEvents implements PoolEvents {
+    private final SluiceServer server;
+
+    LoggingPoolEvents(SluiceServer server) {
+        this.server = server;
+    }
+
+    @Override
+    public void serverCreated(PoolKey key, long serverId) {
+        var conn = server.servers().get(serverId);
+        if (conn != null && server.routing().config().settings().flag("log_connections")) {
+            Log.server(serverId, key.database(), key.user(), conn.remoteAddress(), conn.remotePort(),
+                    "new connection to server (from " + conn.localAddress() + ":" + conn.localPort() + ")");
+        }
+    }
+
+    @Override
+    public void connectFailed(PoolKey key, String sqlState, String message) {
+        Log.warning(key + ": server login failed: " + message);
+    }
+}

@@ -1,0 +1,244 @@
+package io.sluice.runtime;
+
+import io.netty.channel.Channel;
+import io.netty.channel.EventLoop;
+import io.netty.channel.EventLoopGroup;
+import io.sluice.backend.CancelForwarder;
+import io.sluice.backend.NettyServerConnector;
+import io.sluice.backend.ServerConnection;
+import io.sluice.config.ConfigSnapshot;
+import io.sluice.log.Log;
+import io.sluice.net.Listeners;
+import io.sluice.net.Transport;
+import io.sluice.pool.PoolKey;
+import io.sluice.pool.Waiter;
+import io.sluice.pool.evict.PoolRegistry;
+import io.sluice.proto.codec.StartupDecoder;
+import io.sluice.session.ClientRegistry;
+import io.sluice.session.ClientSession;
+import io.sluice.session.Console;
+import io.sluice.session.RouteLookup;
+import io.sluice.session.SessionContext;
+import io.sluice.session.SessionSettings;
+import io.sluice.stats.DatabaseStats;
+import io.sluice.util.Clock;
+import io.sluice.util.Randomness;
+
+import java.io.IOException;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * A running Sluice: listeners, the event loop that carries every channel and the pool engine,
+ * and the current config snapshot. Implements the {@link SessionContext} the sessions use.
+ * Everything mutable is touched on {@link #loop()} only.
+ */
+public final class SluiceServer implements SessionContext {
+    private final Transport transport = new Transport();
+    private final EventLoopGroup group;
+    private final EventLoop loop;
+    private final PoolRegistry pools;
+    private final ClientRegistry clients = new ClientRegistry();
+    private final Map<String, DatabaseStats> stats = new TreeMap<>();
+    private final Map<PoolKey, Map<String, String>> welcome = new HashMap<>();
+    private final Map<String, byte[][]> scramKeys = new HashMap<>();
+    private final Map<Long, ServerConnection> servers = new LinkedHashMap<>();
+    private final Listeners listeners;
+    private final CancelForwarder cancels;
+    private final CompletableFuture<Integer> terminated = new CompletableFuture<>();
+    private final int ownUid = UnixUser.uid();
+    private volatile Routing routing;
+    private volatile SessionSettings sessionSettings;
+    private Console console;
+
+    public SluiceServer(ConfigSnapshot config) {
+        this.routing = new Routing(config);
+        this.sessionSettings = routing.sessionSettings();
+        this.group = transport.newGroup(1);
+        this.loop = group.next();
+        String socketDir = config.unixSocketDir();
+        NettyServerConnector connector = new NettyServerConnector(loop, transport,
+                key -> routing.target(key, scramKeys::get), socketDir, this::serverCreated);
+        this.pools = new PoolRegistry(key -> routing.poolSettings(key), connector, new LoggingPoolEvents(this),
+                Clock.SYSTEM, new EventLoopScheduler(loop), Randomness.threadLocal());
+        this.cancels = new CancelForwarder(loop, transport, socketDir);
+        this.listeners = new Listeners(group, transport);
+    }
+
+    /** Binds the listeners and starts the periodic tasks. */
+    public SluiceServer start() throws IOException {
+        ConfigSnapshot c = routing.config();
+        var s = c.settings();
+        listeners.bind(c.listenAddrs(), c.listenPort(), s.intValue("listen_backlog"), s.flag("tcp_keepalive"),
+                c.unixSocketDir(), c.unixSocketMode(), s.string("unix_socket_group"), this::accepted);
+        loop.scheduleAtFixedRate(() -> pools.tick(), 1, 1, TimeUnit.SECONDS);
+        scheduleStats();
+        return this;
+    }
+
+    private void scheduleStats() {
+        long period = Math.max(1, routing.config().settings().nanos("stats_period") / 1_000_000_000L);
+        loop.schedule(() -> {
+            double seconds = period;
+            long[] sum = new long[DatabaseStats.FIELDS];
+            for (DatabaseStats d : stats.values()) {
+                d.rollPeriod(seconds);
+                long[] a = d.averages();
+                for (int i = 0; i < sum.length; i++) {
+                    sum[i] += a[i];
+                }
+            }
+            if (routing.config().settings().flag("log_stats")) {
+                Log.info(String.format("stats: %d xacts/s, %d queries/s, %d client parses/s, %d server parses/s,"
+                                + " %d binds/s, in %d B/s, out %d B/s, xact %d us, query %d us, wait %d us",
+                        sum[DatabaseStats.XACTS], sum[DatabaseStats.QUERIES], sum[DatabaseStats.CLIENT_PARSE],
+                        sum[DatabaseStats.SERVER_PARSE], sum[DatabaseStats.BIND], sum[DatabaseStats.RECEIVED],
+                        sum[DatabaseStats.SENT], sum[DatabaseStats.XACT_TIME], sum[DatabaseStats.QUERY_TIME],
+                        sum[DatabaseStats.WAIT_TIME]));
+            }
+            scheduleStats();
+        }, period, TimeUnit.SECONDS);
+    }
+
+    private void accepted(Channel ch, boolean unix) {
+        ch.pipeline().addLast("startup", new StartupDecoder());
+        ch.pipeline().addLast("session", new ClientSession(this, unix));
+    }
+
+    private void serverCreated(ServerConnection conn) {
+        conn.checkQuery(routing.config().serverCheckQuery().orElse(""));
+        servers.put(conn.id(), conn);
+        conn.channel().closeFuture().addListener(f -> servers.remove(conn.id()));
+    }
+
+    // ---- accessors for runtime and the console ------------------------------------------------
+
+    public EventLoop loop() {
+        return loop;
+    }
+
+    public Routing routing() {
+        return routing;
+    }
+
+    public PoolRegistry pools() {
+        return pools;
+    }
+
+    public Map<String, DatabaseStats> allStats() {
+        return stats;
+    }
+
+    public Map<Long, ServerConnection> servers() {
+        return servers;
+    }
+
+    public Listeners listeners() {
+        return listeners;
+    }
+
+    public List<Integer> tcpPorts() {
+        return listeners.tcpPorts();
+    }
+
+    public void console(Console c) {
+        this.console = c;
+    }
+
+    public CompletableFuture<Integer> terminated() {
+        return terminated;
+    }
+
+    /** Swaps in a new config: pools re-resolve their settings, sessions see new settings at once. */
+    public void applyConfig(ConfigSnapshot next) {
+        routing = new Routing(next);
+        sessionSettings = routing.sessionSettings();
+        pools.reload();
+    }
+
+    /** Stops everything at once (SHUTDOWN, SIGQUIT-equivalent, tests). */
+    public void stopNow(int exitCode) {
+        loop.execute(() -> {
+            listeners.closeAll();
+            pools.closeAll("server shutting down");
+            for (ClientSession c : List.copyOf(clients.all())) {
+                c.kill("server shutting down",
+                        io.sluice.proto.PgError.fatal(io.sluice.proto.SqlState.ADMIN_SHUTDOWN, "server shutting down"));
+            }
+            group.shutdownGracefully(0, 200, TimeUnit.MILLISECONDS)
+                    .addListener(f -> terminated.complete(exitCode));
+        });
+    }
+
+    // ---- SessionContext ------------------------------------------------------------------
+
+    @Override
+    public SessionSettings settings() {
+        return sessionSettings;
+    }
+
+    @Override
+    public RouteLookup route(String database, String user) {
+        return routing.route(database, user);
+    }
+
+    @Override
+    public String secret(String user) {
+        return routing.secret(user);
+    }
+
+    @Override
+    public void rememberScramKeys(String user, byte[] clientKey, byte[] serverKey) {
+        scramKeys.put(user, new byte[][] {clientKey, serverKey});
+    }
+
+    @Override
+    public void checkout(PoolKey key, Waiter waiter) {
+        pools.pool(key).checkout(waiter);
+    }
+
+    @Override
+    public void transactionDone(PoolKey key, long nanos) {
+        pools.find(key).ifPresent(p -> p.recordTransaction(nanos));
+    }
+
+    @Override
+    public Map<String, String> welcome(PoolKey key) {
+        return welcome.get(key);
+    }
+
+    @Override
+    public void rememberWelcome(PoolKey key, Map<String, String> params) {
+        welcome.put(key, params);
+    }
+
+    @Override
+    public DatabaseStats stats(String database) {
+        return stats.computeIfAbsent(database, DatabaseStats::new);
+    }
+
+    @Override
+    public ClientRegistry clients() {
+        return clients;
+    }
+
+    @Override
+    public Console console() {
+        return console;
+    }
+
+    @Override
+    public int ownUid() {
+        return ownUid;
+    }
+
+    @Override
+    public void forwardCancel(ServerConnection server) {
+        cancels.cancel(server);
+    }
+}

@@ -1,0 +1,86 @@
+package io.sluice.session;
+
+import io.sluice.proto.BackendMessage;
+import io.sluice.proto.Frame;
+import io.sluice.proto.codec.BackendDecoding;
+
+import java.util.LinkedHashMap;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * The session parameters a client believes its server has (PgBouncer's variable cache):
+ * taken from the startup packet and from ParameterStatus the client saw, and replayed with SET
+ * whenever the client lands on a server whose values differ.
+ */
+final class ClientParams {
+    /** Canonical spelling (as ParameterStatus reports it) by lower-case name. */
+    private static final Map<String, String> CANONICAL = Map.of(
+            "client_encoding", "client_encoding",
+            "datestyle", "DateStyle",
+            "timezone", "TimeZone",
+            "standard_conforming_strings", "standard_conforming_strings",
+            "application_name", "application_name",
+            "intervalstyle", "IntervalStyle");
+
+    private final Set<String> tracked;
+    private final Map<String, String> values = new LinkedHashMap<>();
+
+    ClientParams(Set<String> trackedLowerCase) {
+        this.tracked = trackedLowerCase;
+    }
+
+    static String canonical(String name) {
+        return CANONICAL.getOrDefault(name.toLowerCase(Locale.ROOT), name);
+    }
+
+    boolean isTracked(String name) {
+        return tracked.contains(name.toLowerCase(Locale.ROOT));
+    }
+
+    void set(String name, String value) {
+        values.put(canonical(name), value);
+    }
+
+    String applicationName() {
+        return values.getOrDefault("application_name", "");
+    }
+
+    /** A ParameterStatus passed to the client while linked: the client now has this value. */
+    void serverReported(Frame frame) {
+        if (BackendDecoding.decode(frame) instanceof BackendMessage.ParameterStatus p && isTracked(p.name())) {
+            values.put(canonical(p.name()), p.value());
+        }
+    }
+
+    /** SET statements that make the server match this client, or null when it already does. */
+    String syncQuery(Map<String, String> server) {
+        StringBuilder sql = null;
+        for (Map.Entry<String, String> e : values.entrySet()) {
+            String have = server.get(e.getKey());
+            if (have != null && have.equals(e.getValue())) {
+                continue;
+            }
+            if (have == null && e.getValue().isEmpty()) {
+                continue;
+            }
+            if (sql == null) {
+                sql = new StringBuilder();
+            }
+            sql.append("SET ").append(e.getKey()).append(" = '")
+                    .append(e.getValue().replace("'", "''")).append("';");
+        }
+        return sql == null ? null : sql.toString();
+    }
+
+    /** ParameterStatus values for the login greeting: the server's, with the client's own on top. */
+    Map<String, String> greeting(Map<String, String> welcome) {
+        Map<String, String> out = new LinkedHashMap<>();
+        if (welcome != null) {
+            out.putAll(welcome);
+        }
+        out.putAll(values);
+        return out;
+    }
+}

@@ -1,0 +1,22 @@
+package io.sluice.session;
+
+import io.sluice.config.PoolMode;
+
+import io.sluice.pool.PoolKey;
+
+/**
+ * Where a logged-in client's queries go and the per-pool rules its session follows, resolved
+ * from [databases], [users] and the global settings. Durations in nanoseconds, 0 = off.
+ */
+public record Route(
+        PoolKey poolKey,
+        PoolMode mode,
+        String resetQuery,
+        boolean resetAlways,
+        long queryTimeout,
+        long idleTransactionTimeout,
+        long clientIdleTimeout,
+        long transactionTimeout,
+        int maxDbClientConnections,
+        int maxUserClientConnections) {
+}

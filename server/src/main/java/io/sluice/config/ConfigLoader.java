@@ -1,0 +1,195 @@
+package io.sluice.config;
+
+import io.sluice.config.ini.IniException;
+import io.sluice.config.ini.IniLine;
+import io.sluice.config.ini.IniParser;
+import io.sluice.config.userlist.AuthFile;
+import io.sluice.config.userlist.AuthFileException;
+import io.sluice.config.userlist.AuthFileParser;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * Builds a {@link ConfigSnapshot} from pgbouncer.ini with PgBouncer's rules and error texts
+ * (every error {@code <file>:<line>: <what>}). Everything is read and checked before the
+ * snapshot is built, so a failed load or reload leaves nothing half-applied. Relative
+ * {@code %include}, auth_file and auth_hba_file names resolve against the working directory,
+ * as in PgBouncer. Stateless.
+ */
+public final class ConfigLoader {
+
+    private ConfigLoader() {
+    }
+
+    /** Loads {@code file} relative to the process's working directory. */
+    public static ConfigSnapshot load(Path file) throws ConfigException {
+        return load(file, Path.of("").toAbsolutePath());
+    }
+
+    /** Loads {@code file}; relative names resolve against {@code workingDir}. */
+    public static ConfigSnapshot load(Path file, Path workingDir) throws ConfigException {
+        List<IniLine> lines;
+        try {
+            lines = new IniParser(workingDir).parse(workingDir.resolve(file));
+        } catch (IniException e) {
+            throw new ConfigException(e.file(), e.line(), e.what());
+        }
+        return build(file, workingDir, lines);
+    }
+
+    /**
+     * RELOAD: loads the file named by {@code current}'s conffile; keys that need a restart
+     * keep their current values (with a warning if the file asks for another value), as
+     * PgBouncer silently ignores them on reload.
+     */
+    public static ConfigSnapshot reload(ConfigSnapshot current) throws ConfigException {
+        String conffile = current.conffile().isEmpty() ? current.source().toString() : current.conffile();
+        ConfigSnapshot fresh = load(Path.of(conffile), current.workingDir());
+        Settings kept = fresh.settings();
+        List<String> warnings = new ArrayList<>(fresh.warnings());
+        for (ConfigKey k : ConfigKeys.all()) {
+            Object old = current.settings().value(k.name());
+            if (!k.changeable() && !old.equals(kept.value(k.name()))) {
+                warnings.add(conffile + ": parameter " + k.name() + " needs a restart to change; keeping "
+                        + ValueCodec.format(k, old));
+                kept = kept.with(k, old);
+            }
+        }
+        return new ConfigSnapshot(fresh.source(), fresh.workingDir(), kept, fresh.databases(),
+                fresh.fallback(), fresh.users(), fresh.peers(), fresh.authFile(), warnings);
+    }
+
+    private static ConfigSnapshot build(Path file, Path workingDir, List<IniLine> lines)
+            throws ConfigException {
+        Settings settings = Settings.defaults().with(ConfigKeys.get("conffile"), file.toString());
+        Map<String, IniLine> keyLines = new LinkedHashMap<>();
+        List<String> warnings = new ArrayList<>();
+        Map<String, DatabaseEntry> databases = new LinkedHashMap<>();
+        DatabaseEntry fallback = null;
+        Map<String, UserEntry> users = new LinkedHashMap<>();
+        Map<Integer, PeerEntry> peers = new LinkedHashMap<>();
+        String section = null;
+        boolean sawMain = false;
+        for (IniLine l : lines) {
+            if (l.isSection()) {
+                section = l.name().toLowerCase(Locale.ROOT);
+                switch (section) {
+                    case "pgbouncer" -> sawMain = true;
+                    case "databases", "users", "peers" -> { }
+                    default -> throw error(l, "invalid section \"" + l.name() + "\"");
+                }
+                continue;
+            }
+            if (section == null) {
+                throw error(l, "value without section: " + l.name());
+            }
+            try {
+                switch (section) {
+                    case "pgbouncer" -> {
+                        ConfigKey k = ConfigKeys.find(l.name()).orElseThrow(
+                                () -> new IllegalArgumentException("unknown parameter: pgbouncer/" + l.name()));
+                        Object v = Settings.parse(k, l.value());
+                        settings = settings.with(k, v);
+                        keyLines.putIfAbsent(k.name(), l);
+                        SupportRules.warn(k, v).ifPresent(w -> warnings.add(place(l) + w));
+                    }
+                    case "databases" -> {
+                        DatabaseEntry e = EntryParsers.database(l.name(), l.value());
+                        if (e.name().equals(DatabaseEntry.FALLBACK)) {
+                            fallback = e;
+                        } else {
+                            databases.put(e.name(), e);
+                        }
+                    }
+                    case "users" -> {
+                        UserEntry u = EntryParsers.user(l.name(), l.value());
+                        users.put(u.name(), u);
+                    }
+                    default -> {
+                        PeerEntry p = EntryParsers.peer(l.name(), l.value());
+                        peers.put(p.peerId(), p);
+                    }
+                }
+            } catch (IllegalArgumentException e) {
+                throw error(l, e.getMessage());
+            }
+        }
+        if (!sawMain) {
+            throw new ConfigException(file.toString(), 0, "main section missing from config file");
+        }
+        for (Map.Entry<String, IniLine> e : keyLines.entrySet()) {
+            if (!ConfigKeys.get(e.getKey()).supported()) {
+                warnings.add(place(e.getValue()) + "parameter " + e.getKey()
+                        + " is accepted but not acted on by Sluice yet");
+            }
+        }
+        checkCombinations(file, settings, warnings);
+        Optional<AuthFile> authFile = readAuthFile(settings, workingDir, keyLines.get("auth_file"));
+        return new ConfigSnapshot(file, workingDir, settings, databases, Optional.ofNullable(fallback),
+                users, peers, authFile, warnings);
+    }
+
+    /** Warnings about settings that are valid alone but work badly together (pressure.md). */
+    private static void checkCombinations(Path file, Settings s, List<String> warnings) {
+        long wait = s.nanos("query_wait_timeout");
+        long reserve = s.nanos("reserve_pool_timeout");
+        if (wait > 0 && wait < reserve) {
+            warnings.add(file + ": query_wait_timeout (" + s.format("query_wait_timeout")
+                    + ") is less than reserve_pool_timeout (" + s.format("reserve_pool_timeout")
+                    + "): clients give up before a connection can be granted");
+        }
+    }
+
+    static ConfigSnapshot applySet(ConfigSnapshot snap, String key, String value) throws ConfigException {
+        ConfigKey k = ConfigKeys.find(key.strip()).orElseThrow(
+                () -> new ConfigException("unknown parameter: pgbouncer/" + key.strip()));
+        if (!k.changeable()) {
+            throw new ConfigException("parameter " + k.name() + " cannot be changed at run time (needs a restart)");
+        }
+        Object v;
+        try {
+            v = Settings.parse(k, value.strip());
+        } catch (IllegalArgumentException e) {
+            throw new ConfigException(e.getMessage());
+        }
+        Settings settings = snap.settings().with(k, v);
+        Optional<AuthFile> authFile = snap.authFile();
+        if (k.name().equals("auth_file")) {
+            authFile = readAuthFile(settings, snap.workingDir(), null);
+        }
+        return new ConfigSnapshot(snap.source(), snap.workingDir(), settings, snap.databases(),
+                snap.fallback(), snap.users(), snap.peers(), authFile, snap.warnings());
+    }
+
+    private static Optional<AuthFile> readAuthFile(Settings settings, Path workingDir, IniLine where)
+            throws ConfigException {
+        String name = settings.string("auth_file");
+        if (name.isEmpty()) {
+            return Optional.empty();
+        }
+        try {
+            return Optional.of(AuthFileParser.read(workingDir.resolve(name), name));
+        } catch (AuthFileException e) {
+            if (e.line() == 0 && where != null) {
+                throw error(where, e.what()); // missing file: point at the auth_file line
+            }
+            if (e.line() == 0) {
+                throw new ConfigException(e.what());
+            }
+            throw new ConfigException(e.file(), e.line(), e.what());
+        }
+    }
+
+    private static ConfigException error(IniLine l, String what) {
+        return new ConfigException(l.file(), l.line(), what);
+    }
+
+    private static String place(IniLine l) {
+        return l.file() + ":" + l.line() + ": ";
+    }
+}

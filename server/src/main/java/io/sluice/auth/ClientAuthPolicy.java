@@ -27,8 +27,8 @@ public final class ClientAuthPolicy {
             case TRUST -> known ? accept(method)
                     : new ClientAuthDecision(ClientAuthDecision.Action.REJECT, method,
                             "\"trust\" authentication failed");
-            case PLAIN, PAM, LDAP ->
-                    new ClientAuthDecision(ClientAuthDecision.Action.REQUEST_CLEARTEXT, method, null);
+            case PLAIN, PAM, LDAP -> new ClientAuthDecision(
+                    ClientAuthDecision.Action.REQUEST_CLEARTEXT, method, null);
             // md5 upgrades itself to SCRAM for users whose secret is SCRAM (md5 cannot work then).
             case MD5 -> secret.orElse(null) == SecretKind.SCRAM
                     ? scram(secret)

@@ -38,7 +38,8 @@ public final class Md5Auth {
             throw new IllegalArgumentException("md5 salt must be 4 bytes");
         }
         if (SecretKind.of(secret) == SecretKind.SCRAM) {
-            throw new IllegalArgumentException("cannot answer an md5 challenge with a SCRAM secret");
+            throw new IllegalArgumentException(
+                    "cannot answer an md5 challenge with a SCRAM secret");
         }
         String inner = isMd5Secret(secret) ? secret : encrypt(secret, user);
         return "md5" + md5hex(inner.substring(3).getBytes(StandardCharsets.US_ASCII), salt4);

@@ -33,7 +33,7 @@ final class ScramMessageReader {
         return text.substring(Math.min(pos, text.length()));
     }
 
-    /** Reads {@code <attr>=<value>} where attr must be {@code expected}; consumes a trailing comma. */
+    /** Reads {@code <attr>=<value>}, attr being {@code expected}; consumes a trailing comma. */
     String attr(char expected) {
         if (peek() != expected) {
             throw ScramException.malformed(
@@ -41,8 +41,9 @@ final class ScramMessageReader {
         }
         pos++;
         if (peek() != '=') {
-            throw ScramException.malformed("malformed SCRAM message (expected \"=\" after attribute \""
-                    + expected + "\")");
+            throw ScramException.malformed(
+                    "malformed SCRAM message (expected \"=\" after attribute \"" + expected
+                            + "\")");
         }
         pos++;
         return value();

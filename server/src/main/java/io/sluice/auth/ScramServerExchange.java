@@ -170,8 +170,9 @@ public final class ScramServerExchange {
         }
         cbindFlag = flag;
         if (in.peek() != ',') {
-            throw ScramException.malformed("malformed SCRAM message (comma expected, but found character \""
-                    + ScramMessageReader.sanitize(in.peek()) + "\")");
+            throw ScramException.malformed(
+                    "malformed SCRAM message (comma expected, but found character \""
+                            + ScramMessageReader.sanitize(in.peek()) + "\")");
         }
         in.skip();
         if (in.peek() == 'a') {
@@ -179,9 +180,8 @@ public final class ScramServerExchange {
                     "client uses authorization identity, but it is not supported"));
         }
         if (in.peek() != ',') {
-            throw ScramException.malformed(
-                    "malformed SCRAM message (unexpected attribute \""
-                            + ScramMessageReader.sanitize(in.peek()) + "\" in client-first-message)");
+            throw ScramException.malformed("malformed SCRAM message (unexpected attribute \""
+                    + ScramMessageReader.sanitize(in.peek()) + "\" in client-first-message)");
         }
         in.skip();
         clientFirstBare = in.rest();
@@ -209,7 +209,7 @@ public final class ScramServerExchange {
      */
     public Result verifyClientFinal(String clientFinalMessage) {
         if (state != State.FIRST_SENT) {
-            throw new IllegalStateException("verifyClientFinal before serverFirst or after the end");
+            throw new IllegalStateException("verifyClientFinal out of order");
         }
         state = State.DONE;
         ScramMessageReader in = new ScramMessageReader(Objects.requireNonNull(clientFinalMessage));

@@ -1,0 +1,143 @@
+package io.sluice.pool.evict;
+
+import io.sluice.pool.ConnectionLimit;
+import io.sluice.pool.PoolEvents;
+import io.sluice.pool.PoolKey;
+import io.sluice.pool.PoolSettings;
+import io.sluice.pool.PoolSnapshot;
+import io.sluice.pool.ScalingSnapshot;
+import io.sluice.pool.ServerConnector;
+import io.sluice.pool.pressure.Pool;
+import io.sluice.util.Clock;
+import io.sluice.util.Randomness;
+import io.sluice.util.Scheduler;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.function.Function;
+
+/**
+ * All pools of the process, created on demand from a settings resolver, with the shared
+ * per-database (max_db_connections) and per-user (max_user_connections) caps, maintenance
+ * ({@link #tick}), RECONNECT, reload and the console's iteration. Engine thread only.
+ */
+public final class PoolRegistry {
+    private static final Comparator<Pool> SHOW_ORDER =
+            Comparator.comparing((Pool p) -> p.key().database()).thenComparing(p -> p.key().user());
+
+    private final Function<PoolKey, PoolSettings> settingsFor;
+    private final ServerConnector connector;
+    private final PoolEvents events;
+    private final Clock clock;
+    private final Scheduler scheduler;
+    private final Randomness random;
+    private final Janitor janitor = new Janitor();
+    private final Map<PoolKey, Pool> pools = new HashMap<>();
+    private final Map<String, ConnectionLimit> databaseLimits = new HashMap<>();
+    private final Map<String, ConnectionLimit> userLimits = new HashMap<>();
+
+    public PoolRegistry(Function<PoolKey, PoolSettings> settingsFor, ServerConnector connector, PoolEvents events,
+                        Clock clock, Scheduler scheduler, Randomness random) {
+        this.settingsFor = settingsFor;
+        this.connector = connector;
+        this.events = events;
+        this.clock = clock;
+        this.scheduler = scheduler;
+        this.random = random;
+    }
+
+    /** The pool for {@code key}, created with the resolver's settings on first use. */
+    public Pool pool(PoolKey key) {
+        Pool p = pools.get(key);
+        if (p == null) {
+            PoolSettings s = settingsFor.apply(key);
+            ConnectionLimit db = databaseLimit(key.database());
+            ConnectionLimit user = userLimit(key.user());
+            db.setMax(s.maxDbConnections());
+            user.setMax(s.maxUserConnections());
+            p = new Pool(key, s, connector, events, db, user, clock, scheduler, random);
+            pools.put(key, p);
+        }
+        return p;
+    }
+
+    public Optional<Pool> find(PoolKey key) {
+        return Optional.ofNullable(pools.get(key));
+    }
+
+    /** Pools ordered by database, then user (a copy). */
+    public List<Pool> pools() {
+        List<Pool> list = new ArrayList<>(pools.values());
+        list.sort(SHOW_ORDER);
+        return list;
+    }
+
+    public ConnectionLimit databaseLimit(String database) {
+        return databaseLimits.computeIfAbsent(database, d -> ConnectionLimit.unlimited("database " + d));
+    }
+
+    public ConnectionLimit userLimit(String user) {
+        return userLimits.computeIfAbsent(user, u -> ConnectionLimit.unlimited("user " + u));
+    }
+
+    /** Janitor pass over every pool; call about once a second. */
+    public void tick() {
+        long now = clock.nanoTime();
+        for (Pool p : pools()) {
+            janitor.tick(p, now);
+        }
+    }
+
+    /** Re-resolves every pool's settings (config RELOAD); limits follow the new values. */
+    public void reload() {
+        for (Pool p : pools()) {
+            PoolSettings s = settingsFor.apply(p.key());
+            databaseLimit(p.key().database()).setMax(s.maxDbConnections());
+            userLimit(p.key().user()).setMax(s.maxUserConnections());
+            p.updateSettings(s);
+        }
+    }
+
+    public void reconnectAll() {
+        for (Pool p : pools()) {
+            p.reconnect();
+        }
+    }
+
+    /** RECONNECT db: returns how many pools were affected. */
+    public int reconnect(String database) {
+        int n = 0;
+        for (Pool p : pools()) {
+            if (p.key().database().equals(database)) {
+                p.reconnect();
+                n++;
+            }
+        }
+        return n;
+    }
+
+    public void closeAll(String reason) {
+        for (Pool p : pools()) {
+            p.closeAll(reason);
+        }
+    }
+
+    public List<PoolSnapshot> snapshots() {
+        List<PoolSnapshot> out = new ArrayList<>();
+        for (Pool p : pools()) {
+            out.add(p.snapshot());
+        }
+        return out;
+    }
+
+    public List<ScalingSnapshot> scaling() {
+        List<ScalingSnapshot> out = new ArrayList<>();
+        for (Pool p : pools()) {
+            out.add(p.scaling());
+        }
+        return out;
+    }
+}

@@ -1,0 +1,328 @@
+package io.sluice.pool.pressure;
+
+import io.sluice.pool.CheckoutFailure;
+import io.sluice.pool.HandoffQueue;
+import io.sluice.pool.PooledServer;
+import io.sluice.pool.Waiter;
+import io.sluice.util.Scheduler.Cancellable;
+
+/**
+ * One client's walk through the checkout phases (see {@link Pool}); a small state machine
+ * driven by the pool's events. Every wait ends in exactly one {@link #grant}, {@link #fail}
+ * or {@link #abandon} (client gone: nothing is called). Engine thread only.
+ */
+final class Checkout {
+    enum Phase { RECYCLE, SPIN, HANDOFF, GATE, PROBING, CONNECTING, DONE }
+
+    private final Pool pool;
+    final Waiter waiter;
+    final long startedAt;
+    /** Absolute end of the query_wait_timeout budget; Long.MAX_VALUE when unbounded. */
+    private final long deadlineAt;
+    private final boolean noWait;
+
+    private Phase phase = Phase.RECYCLE;
+    private int spinsLeft;
+    private boolean anticipationTimedOut;
+    private boolean gateWaitCounted;
+    private boolean budgetExhausted;
+    private boolean budgetRunning;
+    private boolean deadlineArmed;
+    private HandoffQueue.Ticket<Checkout> handoffTicket;
+    private HandoffQueue.Ticket<Checkout> gateTicket;
+    private Cancellable deadlineTimer = Cancellable.NONE;
+    private Cancellable handoffTimer = Cancellable.NONE;
+    private Cancellable budgetTimer = Cancellable.NONE;
+
+    Checkout(Pool pool, Waiter waiter, long now, long queryWaitTimeout) {
+        this.pool = pool;
+        this.waiter = waiter;
+        this.startedAt = now;
+        this.noWait = queryWaitTimeout <= 0;
+        this.deadlineAt = noWait || queryWaitTimeout >= Long.MAX_VALUE - now ? Long.MAX_VALUE : now + queryWaitTimeout;
+    }
+
+    Phase phase() {
+        return phase;
+    }
+
+    boolean isDone() {
+        return phase == Phase.DONE;
+    }
+
+    // ---- predicates for the lazy queues: they also retire checkouts whose client left ----
+
+    boolean acceptsHandoff() {
+        return (phase == Phase.HANDOFF || phase == Phase.GATE) && aliveOrAbandon();
+    }
+
+    boolean waitsForGate() {
+        return phase == Phase.GATE && aliveOrAbandon();
+    }
+
+    private boolean aliveOrAbandon() {
+        if (waiter.isAlive()) {
+            return true;
+        }
+        abandon();
+        return false;
+    }
+
+    // ---- phase 1: recycle (hot path) ----
+
+    void start() {
+        pool.pending().add(this);
+        if (takeIdle(this::phase1)) {
+            return;
+        }
+        armDeadline();
+        phase2();
+    }
+
+    private void phase1() {
+        phase = Phase.RECYCLE;
+        if (!takeIdle(this::phase1)) {
+            phase2();
+        }
+    }
+
+    /** Takes idle servers head first until one is fit; true when the walk stops here (served or probing). */
+    private boolean takeIdle(Runnable onProbeFailure) {
+        PooledServer s;
+        while ((s = pool.idle().poll()) != null) {
+            switch (pool.recycler().check(s, this, onProbeFailure)) {
+                case FIT -> {
+                    grant(s);
+                    return true;
+                }
+                case PENDING -> {
+                    return true;
+                }
+                case UNFIT -> { }
+            }
+        }
+        return false;
+    }
+
+    // ---- phase 2: warm gate ----
+
+    private void phase2() {
+        if (noWait) {
+            phase = Phase.GATE;
+            if (!tryCreate()) {
+                fail(Pool.waitTimeout());
+            }
+        } else if (WarmGate.isCold(pool.size(), pool.settings())) {
+            phase5();
+        } else {
+            spinsLeft = pool.settings().fastRetries();
+            phase3();
+        }
+    }
+
+    // ---- phase 3: anticipation spin, one re-poll per engine-loop turn ----
+
+    private void phase3() {
+        phase = Phase.SPIN;
+        if (spinsLeft <= 0) {
+            phase4();
+            return;
+        }
+        spinsLeft--;
+        pool.scheduler().execute(this::spinPoll);
+    }
+
+    private void spinPoll() {
+        if (phase != Phase.SPIN || !aliveOrAbandon()) {
+            return;
+        }
+        if (!takeIdle(this::phase3)) {
+            phase3();
+        }
+    }
+
+    // ---- phase 4: direct handoff with an adaptive jittered deadline ----
+
+    private void phase4() {
+        long d = pool.anticipation().handoffDeadline(remaining());
+        if (d <= 0) {
+            phase5();
+            return;
+        }
+        phase = Phase.HANDOFF;
+        handoffTicket = pool.handoffQueue().add(this);
+        handoffTimer = pool.scheduler().schedule(this::onHandoffDeadline, d);
+    }
+
+    private void onHandoffDeadline() {
+        if (phase != Phase.HANDOFF) {
+            return;
+        }
+        pool.counters().anticipationTimeout();
+        anticipationTimedOut = true;
+        phase5();
+    }
+
+    /** A returned connection chosen for this checkout (it already left the handoff queue). */
+    void deliverHandoff(PooledServer s) {
+        pool.counters().anticipationNotify();
+        leaveQueues();
+        switch (pool.recycler().check(s, this, this::phase5)) {
+            case FIT -> grant(s);
+            case UNFIT -> phase5();
+            case PENDING -> { }
+        }
+    }
+
+    // ---- phase 5: bounded burst gate ----
+
+    void phase5() {
+        phase = Phase.GATE;
+        if (takeIdle(this::phase5)) {
+            return;
+        }
+        boolean olderWaiters = pool.gate().oldestWaiter() != null;
+        if (!olderWaiters && tryCreate()) {
+            return;
+        }
+        if (handoffTicket == null || !handoffTicket.isQueued()) {
+            if (!budgetExhausted) {
+                handoffTicket = pool.handoffQueue().add(this);
+            }
+        }
+        if (gateTicket == null || !gateTicket.isQueued()) {
+            gateTicket = pool.gate().waiters().add(this);
+        }
+        if (!gateWaitCounted) {
+            gateWaitCounted = true;
+            pool.counters().gateWait();
+        }
+        if (!budgetExhausted && !budgetRunning) {
+            budgetRunning = true;
+            budgetTimer = pool.scheduler().schedule(this::onBudgetExhausted, pool.anticipation().burstBudget());
+        }
+        if (olderWaiters) {
+            pool.requestGateWake();
+        }
+    }
+
+    private void onBudgetExhausted() {
+        if (phase != Phase.GATE) {
+            return;
+        }
+        pool.counters().gateBudgetExhausted();
+        budgetExhausted = true;
+        budgetRunning = false;
+        // Stop taking handoffs and insist on a slot, unless the pool is full: then no slot can help.
+        if (pool.size() < pool.settings().poolSize() && handoffTicket != null) {
+            handoffTicket.cancel();
+        }
+        pool.requestGateWake();
+    }
+
+    /** The gate has a free slot or capacity freed up; true when this checkout used the wake. */
+    boolean onGateWake() {
+        if (takeIdle(this::phase5)) {
+            return true;
+        }
+        return tryCreate();
+    }
+
+    /** Phase 6 entry: true when the walk stops here (connect started, or failed for good). */
+    private boolean tryCreate() {
+        switch (pool.tryStartCreate(this)) {
+            case STARTED:
+                return true;
+            case LOGIN_RETRY:
+                fail(pool.lastLoginFailure());
+                return true;
+            case CLOSED:
+                fail(Pool.closedFailure());
+                return true;
+            default:
+                return false;
+        }
+    }
+
+    // ---- transitions called by the pool ----
+
+    /** Phase 6 begins: a gate slot is held and connect() is about to be called. */
+    void connecting() {
+        leaveQueues();
+        phase = Phase.CONNECTING;
+        if (anticipationTimedOut) {
+            pool.counters().createFallback();
+        }
+        armDeadline();
+    }
+
+    void probing() {
+        leaveQueues();
+        phase = Phase.PROBING;
+        armDeadline();
+    }
+
+    void grant(PooledServer s) {
+        if (!waiter.isAlive()) {
+            abandon();
+            pool.offer(s);
+            return;
+        }
+        finish();
+        pool.lend(s, this);
+    }
+
+    void fail(CheckoutFailure f) {
+        boolean alive = waiter.isAlive();
+        finish();
+        pool.events().checkoutFailed(pool.key(), f);
+        if (alive) {
+            waiter.failed(f);
+        }
+    }
+
+    /** The client left: drop out silently. */
+    void abandon() {
+        finish();
+    }
+
+    private void onDeadline() {
+        if (phase != Phase.DONE) {
+            fail(Pool.waitTimeout());
+        }
+    }
+
+    private void finish() {
+        if (phase == Phase.DONE) {
+            return;
+        }
+        phase = Phase.DONE;
+        leaveQueues();
+        deadlineTimer.cancel();
+        pool.pending().remove(this);
+    }
+
+    private void leaveQueues() {
+        if (handoffTicket != null) {
+            handoffTicket.cancel();
+        }
+        if (gateTicket != null) {
+            gateTicket.cancel();
+        }
+        handoffTimer.cancel();
+        budgetTimer.cancel();
+        budgetRunning = false;
+    }
+
+    private void armDeadline() {
+        if (deadlineArmed || deadlineAt == Long.MAX_VALUE || phase == Phase.DONE) {
+            return;
+        }
+        deadlineArmed = true;
+        deadlineTimer = pool.scheduler().schedule(this::onDeadline, Math.max(0, deadlineAt - pool.now()));
+    }
+
+    private long remaining() {
+        return deadlineAt == Long.MAX_VALUE ? Long.MAX_VALUE : deadlineAt - pool.now();
+    }
+}

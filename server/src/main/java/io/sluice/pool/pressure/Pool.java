@@ -1,0 +1,500 @@
+package io.sluice.pool.pressure;
+
+import io.sluice.pool.CheckoutFailure;
+import io.sluice.pool.ConnectionLimit;
+import io.sluice.pool.HandoffQueue;
+import io.sluice.pool.IdleQueue;
+import io.sluice.pool.LifetimePolicy;
+import io.sluice.pool.PoolEvents;
+import io.sluice.pool.PoolKey;
+import io.sluice.pool.PoolSettings;
+import io.sluice.pool.PooledServer;
+import io.sluice.pool.ScalingCounters;
+import io.sluice.pool.ScalingSnapshot;
+import io.sluice.pool.ServerConnector;
+import io.sluice.pool.ServerState;
+import io.sluice.pool.TransactionLatency;
+import io.sluice.pool.Waiter;
+import io.sluice.util.Clock;
+import io.sluice.util.Randomness;
+import io.sluice.util.Scheduler;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * The engine of one (database, user) pool: idle queue (FIFO), leased and probing servers,
+ * connects in flight, the FIFO handoff queue, the burst gate, and the checkout walk:
+ * 1 recycle the idle head, 2 warm gate, 3 anticipation spin, 4 direct handoff with an adaptive
+ * jittered deadline, 5 bounded burst gate, 6 connect — all inside one query_wait_timeout budget.
+ *
+ * <p>Threading: confined to the engine thread; never blocks, never locks. Waiting is a queued
+ * {@link Checkout} plus timers from the {@link Scheduler}.
+ *
+ * <p>Anticipation spin on one thread: a tight loop could never observe a return (returns run
+ * on this same thread), so each of the {@code scaling_fast_retries} spin iterations is a re-poll
+ * of the idle queue submitted with {@link Scheduler#execute}; returns already queued on the
+ * engine thread run before it. The spinner is not in the handoff queue meanwhile, so it picks
+ * up a connection only if no older waiter took it first (FIFO holds).
+ *
+ * <p>Return path: a released connection goes to the oldest live waiter in the handoff queue,
+ * else to the idle tail. Connects are started for a checkout and the new connection goes to
+ * that checkout (or back through the return path if it no longer waits).
+ */
+public final class Pool {
+    static final String WAIT_TIMEOUT_SQLSTATE = "08P01";
+
+    /** Outcome of an attempt to start a connect. */
+    public enum CreateStart { STARTED, POOL_FULL, LOGIN_RETRY, GATE_BUSY, LIMIT, CLOSED }
+
+    private final PoolKey key;
+    private final Clock clock;
+    private final Scheduler scheduler;
+    private final Randomness random;
+    private final ServerConnector connector;
+    private final PoolEvents events;
+    private final ConnectionLimit databaseLimit;
+    private final ConnectionLimit userLimit;
+    private PoolSettings settings;
+
+    private final IdleQueue idle = new IdleQueue();
+    private final Set<PooledServer> leased = new LinkedHashSet<>();
+    private final Set<PooledServer> testing = new LinkedHashSet<>();
+    private final Set<Connect> connecting = new LinkedHashSet<>();
+    private final HandoffQueue<Checkout> handoff = new HandoffQueue<>();
+    private final Set<Checkout> pending = new LinkedHashSet<>();
+    private final BurstGate gate = new BurstGate();
+    private final LoginRetry loginRetry = new LoginRetry();
+    private final TransactionLatency latency = new TransactionLatency();
+    private final ScalingCounters counters = new ScalingCounters();
+    private final Anticipation anticipation;
+    private final Recycler recycler = new Recycler(this);
+    private long epoch;
+    private int preReplacing;
+    /** Live servers whose replacement was started: the pool may exceed pool_size by these. */
+    private int replacedAlive;
+    private boolean wakeScheduled;
+    private boolean closed;
+
+    public Pool(PoolKey key, PoolSettings settings, ServerConnector connector, PoolEvents events,
+                ConnectionLimit databaseLimit, ConnectionLimit userLimit,
+                Clock clock, Scheduler scheduler, Randomness random) {
+        this.key = key;
+        this.settings = settings;
+        this.connector = connector;
+        this.events = events;
+        this.databaseLimit = databaseLimit;
+        this.userLimit = userLimit;
+        this.clock = clock;
+        this.scheduler = scheduler;
+        this.random = random;
+        this.anticipation = new Anticipation(latency, random);
+        databaseLimit.addReleaseListener(this::requestGateWake);
+        if (userLimit != databaseLimit) {
+            userLimit.addReleaseListener(this::requestGateWake);
+        }
+    }
+
+    // ------------------------------------------------------------------ client API
+
+    /** Asks for a server; {@code waiter} later gets exactly one of granted/failed (none if it dies). */
+    public void checkout(Waiter waiter) {
+        if (closed) {
+            waiter.failed(closedFailure());
+            return;
+        }
+        new Checkout(this, waiter, now(), settings.queryWaitTimeout()).start();
+    }
+
+    /** Called by the session layer at each transaction end: feeds the adaptive budgets. */
+    public void recordTransaction(long nanos) {
+        latency.record(nanos);
+    }
+
+    // ------------------------------------------------------------------ admin / reload
+
+    /** Admin RECONNECT: idle connections close now, leased ones when released, new ones open as needed. */
+    public void reconnect() {
+        epoch++;
+        for (PooledServer s : idle.snapshot()) {
+            closeServer(s, "RECONNECT");
+        }
+    }
+
+    /** Shuts the pool: idle servers close now, leased ones at release; waiters fail with CLOSED. */
+    public void closeAll(String reason) {
+        closed = true;
+        epoch++;
+        for (PooledServer s : idle.snapshot()) {
+            closeServer(s, reason);
+        }
+        for (Checkout c : new ArrayList<>(pending)) {
+            c.fail(new CheckoutFailure(CheckoutFailure.Kind.CLOSED, WAIT_TIMEOUT_SQLSTATE, reason));
+        }
+    }
+
+    /** Reload: new settings apply to the next decision; a smaller pool shrinks as servers return. */
+    public void updateSettings(PoolSettings next) {
+        this.settings = next;
+        requestGateWake();
+    }
+
+    // ------------------------------------------------------------------ janitor API (pool.evict)
+
+    /** Idle servers, head (returned earliest) first; a copy. */
+    public List<PooledServer> idleServers() {
+        return idle.snapshot();
+    }
+
+    /** Closes an idle server (idle timeout, lifetime over...); no replacement. */
+    public void closeIdle(PooledServer s, String reason) {
+        if (s.state() == ServerState.IDLE) {
+            closeServer(s, reason);
+        }
+    }
+
+    /** One replenish attempt for min_pool_size: only tries the gate, never waits. */
+    public CreateStart tryReplenish() {
+        return tryStartCreate(null);
+    }
+
+    /** Retires checkouts whose client left, so cl_waiting and maxwait stay honest. */
+    public void purgeDeadWaiters() {
+        for (Checkout c : new ArrayList<>(pending)) {
+            if (!c.waiter.isAlive()) {
+                c.abandon();
+            }
+        }
+    }
+
+    // ------------------------------------------------------------------ read side
+
+    public PoolKey key() {
+        return key;
+    }
+
+    public PoolSettings settings() {
+        return settings;
+    }
+
+    public ScalingCounters counters() {
+        return counters;
+    }
+
+    public TransactionLatency latency() {
+        return latency;
+    }
+
+    public boolean isClosed() {
+        return closed;
+    }
+
+    public long epoch() {
+        return epoch;
+    }
+
+    /** All connections of the pool: idle, leased, probing and being opened. */
+    public int size() {
+        return idle.size() + leased.size() + testing.size() + connecting.size();
+    }
+
+    /** Connects in flight (burst-gate slots plus pre-replacements). */
+    public int inflight() {
+        return connecting.size();
+    }
+
+    public ScalingSnapshot scaling() {
+        return counters.snapshot(key, inflight());
+    }
+
+    public io.sluice.pool.PoolSnapshot snapshot() {
+        return PoolSnapshots.of(this);
+    }
+
+    Set<PooledServer> leased() {
+        return leased;
+    }
+
+    Set<PooledServer> testing() {
+        return testing;
+    }
+
+    Set<Connect> connecting() {
+        return connecting;
+    }
+
+    // ------------------------------------------------------------------ engine internals
+
+    long now() {
+        return clock.nanoTime();
+    }
+
+    Scheduler scheduler() {
+        return scheduler;
+    }
+
+    PoolEvents events() {
+        return events;
+    }
+
+    IdleQueue idle() {
+        return idle;
+    }
+
+    HandoffQueue<Checkout> handoffQueue() {
+        return handoff;
+    }
+
+    Set<Checkout> pending() {
+        return pending;
+    }
+
+    BurstGate gate() {
+        return gate;
+    }
+
+    Anticipation anticipation() {
+        return anticipation;
+    }
+
+    Recycler recycler() {
+        return recycler;
+    }
+
+    static CheckoutFailure waitTimeout() {
+        return new CheckoutFailure(CheckoutFailure.Kind.WAIT_TIMEOUT, WAIT_TIMEOUT_SQLSTATE, "query_wait_timeout");
+    }
+
+    static CheckoutFailure closedFailure() {
+        return new CheckoutFailure(CheckoutFailure.Kind.CLOSED, WAIT_TIMEOUT_SQLSTATE, "pool is closed");
+    }
+
+    CheckoutFailure lastLoginFailure() {
+        return new CheckoutFailure(CheckoutFailure.Kind.CONNECT_FAILED, loginRetry.sqlState(), loginRetry.message());
+    }
+
+    /** Why {@code s} must not be reused, or null. */
+    String staleReason(PooledServer s, long now) {
+        if (!s.handle().isOpen()) {
+            return "server connection closed";
+        }
+        if (s.epoch() < epoch) {
+            return closed ? "pool closed" : "RECONNECT";
+        }
+        if (LifetimePolicy.expired(s, settings.serverLifetime(), now)) {
+            return "server lifetime over";
+        }
+        return null;
+    }
+
+    void lend(PooledServer s, Checkout c) {
+        s.state(ServerState.ACTIVE);
+        leased.add(s);
+        events.checkoutWaited(key, now() - c.startedAt);
+        c.waiter.granted(new PoolLease(this, s));
+    }
+
+    void release(PooledServer s) {
+        leased.remove(s);
+        if (settings.serverLifetime() <= 0) {
+            closeServer(s, "server lifetime over");
+            return;
+        }
+        offer(s);
+    }
+
+    void discard(PooledServer s, String reason) {
+        closeServer(s, reason);
+    }
+
+    /** Return path: oldest live waiter first, else the idle tail. */
+    void offer(PooledServer s) {
+        if (closed) {
+            closeServer(s, "pool closed");
+            return;
+        }
+        long now = now();
+        String stale = staleReason(s, now);
+        if (stale != null) {
+            closeServer(s, stale);
+            return;
+        }
+        s.markReturned(now);
+        Checkout next = handoff.pollLive(Checkout::acceptsHandoff);
+        if (next != null) {
+            next.deliverHandoff(s);
+            return;
+        }
+        // Lazy shrink after a reload lowered pool_size (pre-replacement overlap excepted).
+        if (size() > settings.poolSize() + replacedAlive) {
+            closeServer(s, "pool size reduced");
+            return;
+        }
+        idle.add(s);
+        if (gate.oldestWaiter() != null) {
+            requestGateWake();
+        }
+    }
+
+    void startProbe(PooledServer s) {
+        idle.remove(s);
+        s.state(ServerState.TESTED);
+        testing.add(s);
+    }
+
+    void endProbe(PooledServer s) {
+        testing.remove(s);
+    }
+
+    void closeServer(PooledServer s, String reason) {
+        if (s.state() == ServerState.CLOSED) {
+            return;
+        }
+        switch (s.state()) {
+            case IDLE -> idle.remove(s);
+            case ACTIVE -> leased.remove(s);
+            case TESTED -> testing.remove(s);
+            default -> { }
+        }
+        s.state(ServerState.CLOSED);
+        if (s.replacementRequested()) {
+            replacedAlive--;
+        }
+        s.handle().close(reason);
+        events.serverClosed(key, s.handle().id(), reason);
+        releaseLimits();
+        requestGateWake();
+    }
+
+    /** Phase 6 (or replenish when {@code owner} is null): takes a gate slot and starts connect(). */
+    CreateStart tryStartCreate(Checkout owner) {
+        if (closed) {
+            return CreateStart.CLOSED;
+        }
+        if (size() >= settings.poolSize()) {
+            return CreateStart.POOL_FULL;
+        }
+        if (loginRetry.blocks(now(), settings.serverLoginRetry())) {
+            return CreateStart.LOGIN_RETRY;
+        }
+        if (!gate.hasFreeSlot(settings.maxParallelCreates())) {
+            return CreateStart.GATE_BUSY;
+        }
+        if (!acquireLimits()) {
+            return CreateStart.LIMIT;
+        }
+        gate.take();
+        if (owner != null) {
+            owner.connecting();
+        }
+        startConnect(new Connect(this, owner, null, now(), epoch));
+        return CreateStart.STARTED;
+    }
+
+    /** Pre-replacement of a connection near the end of its lifetime (checkout path only). */
+    void preReplace(PooledServer old) {
+        if (old.replacementRequested() || closed || preReplacing >= LifetimePolicy.MAX_PRE_REPLACEMENTS
+                || loginRetry.blocks(now(), settings.serverLoginRetry())
+                || size() >= settings.poolSize() + LifetimePolicy.MAX_PRE_REPLACEMENTS
+                || !acquireLimits()) {
+            return;
+        }
+        old.replacementRequested(true);
+        replacedAlive++;
+        preReplacing++;
+        startConnect(new Connect(this, null, old, now(), epoch));
+    }
+
+    private void startConnect(Connect c) {
+        connecting.add(c);
+        counters.createStarted();
+        connector.connect(key, c);
+    }
+
+    void connectSucceeded(Connect c, io.sluice.pool.ServerHandle handle) {
+        endConnect(c);
+        PooledServer s = new PooledServer(handle, now(), epoch, lifetimeFactor());
+        events.serverCreated(key, handle.id());
+        loginRetry.clear();
+        Checkout owner = c.owner();
+        boolean ownerWaits = owner != null && owner.phase() == Checkout.Phase.CONNECTING;
+        if (closed || c.epoch() < epoch) {
+            closeServer(s, closed ? "pool closed" : "RECONNECT");
+            if (ownerWaits) {
+                owner.phase5();
+            }
+        } else if (ownerWaits) {
+            owner.grant(s);
+        } else {
+            offer(s);
+        }
+        requestGateWake();
+    }
+
+    void connectFailed(Connect c, String sqlState, String message) {
+        endConnect(c);
+        releaseLimits();
+        loginRetry.recordFailure(now(), sqlState, message);
+        events.connectFailed(key, sqlState, message);
+        PooledServer old = c.replacing();
+        if (old != null && old.state() != ServerState.CLOSED) {
+            old.replacementRequested(false);
+            replacedAlive--;
+        }
+        Checkout owner = c.owner();
+        if (owner != null && owner.phase() == Checkout.Phase.CONNECTING) {
+            owner.fail(new CheckoutFailure(CheckoutFailure.Kind.CONNECT_FAILED, sqlState, message));
+        }
+        requestGateWake();
+    }
+
+    private double lifetimeFactor() {
+        return 1.0 - LifetimePolicy.JITTER + 2 * LifetimePolicy.JITTER * random.nextDouble();
+    }
+
+    private void endConnect(Connect c) {
+        connecting.remove(c);
+        if (c.replacing() != null) {
+            preReplacing--;
+        } else {
+            gate.release();
+        }
+    }
+
+    private boolean acquireLimits() {
+        if (!databaseLimit.tryAcquire()) {
+            return false;
+        }
+        if (userLimit != databaseLimit && !userLimit.tryAcquire()) {
+            databaseLimit.releaseQuietly();
+            return false;
+        }
+        return true;
+    }
+
+    private void releaseLimits() {
+        databaseLimit.release();
+        if (userLimit != databaseLimit) {
+            userLimit.release();
+        }
+    }
+
+    /** Coalesced, deferred wake of the burst-gate queue (capacity or a slot may be free). */
+    void requestGateWake() {
+        if (!wakeScheduled && !closed) {
+            wakeScheduled = true;
+            scheduler.execute(this::gateWake);
+        }
+    }
+
+    private void gateWake() {
+        wakeScheduled = false;
+        Checkout c;
+        while ((c = gate.oldestWaiter()) != null) {
+            if (!c.onGateWake()) {
+                return;
+            }
+        }
+    }
+}

@@ -1,0 +1,312 @@
+package io.sluice.testkit;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Properties;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * A real PostgreSQL cluster in a temp dir under /tmp, listening on 127.0.0.1:{@link #port()}
+ * and on a unix socket in {@link #socketDir()}. Runs as the OS user {@code postgres} when this
+ * JVM is root (PostgreSQL refuses root), otherwise as the current user. The superuser is
+ * {@value #SUPERUSER}; it is trusted over the socket and over TCP, so the fixture's own
+ * {@link #exec}/{@link #query} never need a password, while other roles must authenticate
+ * over TCP with the builder's {@code hostAuth} method (md5 by default: which also accepts
+ * SCRAM-stored passwords, so both kinds of role can log in and a wrong password fails).
+ *
+ * <p>Start one with {@link #builder()}...{@link Builder#start()} and close it, or use the one
+ * {@link #shared()} cluster per JVM (never close that one; a shutdown hook stops it). Stopping
+ * is {@code pg_ctl -m immediate stop} and removes the temp dir. Thread-safe.
+ */
+public final class PgCluster implements AutoCloseable {
+    public static final String SUPERUSER = "postgres";
+    public static final String HOST = "127.0.0.1";
+
+    private static final int START_ATTEMPTS = 3;
+    private static final AtomicLong NAMES = new AtomicLong();
+    private static PgCluster shared;
+    private static RuntimeException sharedFailure;
+
+    private final Path baseDir;
+    private final Path dataDir;
+    private final Path socketDir;
+    private final Path logFile;
+    private final int port;
+    private final boolean isShared;
+    private final long reaperId;
+    private boolean stopped;
+
+    private PgCluster(Path baseDir, int port, boolean isShared) {
+        this.baseDir = baseDir;
+        this.dataDir = baseDir.resolve("data");
+        this.socketDir = baseDir.resolve("sock");
+        this.logFile = baseDir.resolve("postgres.log");
+        this.port = port;
+        this.isShared = isShared;
+        this.reaperId = Reaper.register(this::stopQuietly);
+    }
+
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /**
+     * The cluster shared by all tests of this JVM, started on first use with
+     * {@code log_connections = on} and {@code max_connections = 400}. Tests sharing it must use
+     * their own roles and databases ({@link #uniqueName}). A failed start is remembered and
+     * rethrown rather than retried by every test.
+     */
+    public static synchronized PgCluster shared() {
+        if (sharedFailure != null) {
+            throw sharedFailure;
+        }
+        if (shared == null) {
+            try {
+                shared = builder().config("log_connections = on", "max_connections = 400").start(true);
+            } catch (RuntimeException e) {
+                sharedFailure = e;
+                throw e;
+            }
+        }
+        return shared;
+    }
+
+    /** A name no other call in this JVM returned: {@code prefix_<n>}, lower case, safe unquoted. */
+    public static String uniqueName(String prefix) {
+        return prefix.toLowerCase() + "_" + NAMES.incrementAndGet() + "_" + ProcessHandle.current().pid();
+    }
+
+    public int port() {
+        return port;
+    }
+
+    public String host() {
+        return HOST;
+    }
+
+    public Path socketDir() {
+        return socketDir;
+    }
+
+    public Path dataDir() {
+        return dataDir;
+    }
+
+    public Path logFile() {
+        return logFile;
+    }
+
+    public boolean isShared() {
+        return isShared;
+    }
+
+    public String jdbcUrl(String db) {
+        return Jdbc.url(HOST, port, db);
+    }
+
+    /** A new pgjdbc connection over TCP; {@code password} may be null. */
+    public Connection connect(String db, String user, String password) throws SQLException {
+        return Jdbc.connect(HOST, port, db, user, password);
+    }
+
+    /** Runs SQL as the superuser in database {@code postgres}. */
+    public void exec(String sql) {
+        exec(SUPERUSER, sql);
+    }
+
+    /** Runs SQL (one or more statements, no results) as the superuser in {@code db}. */
+    public void exec(String db, String sql) {
+        try (Connection c = superuser(db); Statement s = c.createStatement()) {
+            s.execute(sql);
+        } catch (SQLException e) {
+            throw new IllegalStateException("superuser SQL failed [" + e.getSQLState() + "]: " + sql, e);
+        }
+    }
+
+    /** Runs a query as the superuser in database {@code postgres}; values as text, SQL NULL as null. */
+    public List<List<String>> query(String sql) {
+        return query(SUPERUSER, sql);
+    }
+
+    public List<List<String>> query(String db, String sql) {
+        try (Connection c = superuser(db); Statement s = c.createStatement(); ResultSet rs = s.executeQuery(sql)) {
+            int cols = rs.getMetaData().getColumnCount();
+            List<List<String>> rows = new ArrayList<>();
+            while (rs.next()) {
+                List<String> row = new ArrayList<>(cols);
+                for (int i = 1; i <= cols; i++) {
+                    row.add(rs.getString(i));
+                }
+                rows.add(row);
+            }
+            return rows;
+        } catch (SQLException e) {
+            throw new IllegalStateException("superuser query failed [" + e.getSQLState() + "]: " + sql, e);
+        }
+    }
+
+    /** Creates a LOGIN role whose password is stored as {@code encryption} says (none: no password). */
+    public void createUser(String name, String password, Encryption encryption) {
+        if (encryption == Encryption.NONE) {
+            exec("CREATE ROLE " + ident(name) + " LOGIN");
+            return;
+        }
+        exec("SET password_encryption = " + literal(encryption.setting()) + "; CREATE ROLE " + ident(name)
+                + " LOGIN PASSWORD " + literal(password));
+    }
+
+    public void createDatabase(String name, String owner) {
+        exec("CREATE DATABASE " + ident(name) + " OWNER " + ident(owner));
+    }
+
+    /** The server log so far (connections are logged on the shared cluster). */
+    public String logText() {
+        return TempDir.read(logFile);
+    }
+
+    /** Stops the cluster at once ({@code -m immediate}) and removes its temp dir. Idempotent. */
+    public synchronized void stop() {
+        if (stopped) {
+            return;
+        }
+        stopped = true;
+        Reaper.unregister(reaperId);
+        stopNow();
+    }
+
+    /** Stops the cluster unless it is the {@link #shared()} one, which lives until the JVM exits. */
+    @Override
+    public void close() {
+        if (!isShared) {
+            stop();
+        }
+    }
+
+    private void stopQuietly() {
+        try {
+            stopNow();
+        } catch (RuntimeException e) {
+            System.err.println("sluice-testkit: stopping cluster " + baseDir + " failed: " + e);
+        }
+    }
+
+    private void stopNow() {
+        if (Files.exists(dataDir.resolve("postmaster.pid"))) {
+            ProcessResult r = ProcessRunner.of(OsUser.asServiceUser(List.of(
+                            PgBinaries.serverBin().resolve("pg_ctl").toString(), "-D", dataDir.toString(),
+                            "-m", "immediate", "-w", "-t", "30", "stop")))
+                    .directory(baseDir).timeout(Duration.ofSeconds(45)).run();
+            if (!r.ok()) {
+                killPostmaster();
+            }
+        }
+        TempDir.deleteRecursively(baseDir);
+    }
+
+    // Fallback when pg_ctl cannot stop it: SIGKILL the postmaster; its children notice and exit.
+    private void killPostmaster() {
+        String pidFile = TempDir.read(dataDir.resolve("postmaster.pid"));
+        String first = pidFile.lines().findFirst().orElse("").strip();
+        if (first.matches("\\d+")) {
+            ProcessHandle.of(Long.parseLong(first)).ifPresent(ProcessHandle::destroyForcibly);
+        }
+    }
+
+    private Connection superuser(String db) throws SQLException {
+        Properties p = new Properties();
+        p.setProperty("socketTimeout", "120");
+        return Jdbc.connect(HOST, port, db, SUPERUSER, null, p);
+    }
+
+    static String ident(String name) {
+        return "\"" + name.replace("\"", "\"\"") + "\"";
+    }
+
+    static String literal(String value) {
+        return "'" + value.replace("'", "''") + "'";
+    }
+
+    /** Options for a new cluster. Not thread-safe. */
+    public static final class Builder {
+        private final List<String> config = new ArrayList<>();
+        private String hostAuth = "md5";
+        private String hba;
+        private Duration startTimeout = Duration.ofSeconds(60);
+
+        private Builder() {}
+
+        /** Extra postgresql.conf lines, e.g. {@code "log_connections = on"}; later lines win. */
+        public Builder config(String... lines) {
+            config.addAll(List.of(lines));
+            return this;
+        }
+
+        /** The server's default {@code password_encryption}. */
+        public Builder passwordEncryption(Encryption encryption) {
+            if (encryption == Encryption.NONE) {
+                throw new IllegalArgumentException("password_encryption must be MD5 or SCRAM");
+            }
+            return config("password_encryption = '" + encryption.setting() + "'");
+        }
+
+        /** hba method for TCP logins of roles other than the superuser: md5 (default), scram-sha-256, password, trust. */
+        public Builder hostAuth(String method) {
+            this.hostAuth = method;
+            return this;
+        }
+
+        /** Replaces the whole pg_hba.conf. Keep the superuser trusted over TCP 127.0.0.1, or exec/query stop working. */
+        public Builder hba(String text) {
+            this.hba = text;
+            return this;
+        }
+
+        /** Bound for {@code pg_ctl -w start} (default 60 s). */
+        public Builder startTimeout(Duration timeout) {
+            this.startTimeout = timeout;
+            return this;
+        }
+
+        public PgCluster start() {
+            return start(false);
+        }
+
+        private PgCluster start(boolean isShared) {
+            RuntimeException last = null;
+            for (int attempt = 0; attempt < START_ATTEMPTS; attempt++) {
+                PgCluster cluster = new PgCluster(TempDir.create("sluice-pg-"), FreePorts.next(), isShared);
+                try {
+                    PgClusterSetup.initAndStart(cluster, hba != null ? hba : defaultHba(), config, hostAuth, startTimeout);
+                    return cluster;
+                } catch (RuntimeException e) {
+                    String log = cluster.logText();
+                    cluster.stop();
+                    last = e;
+                    // Someone else took the port between probing and binding: try another one.
+                    if (!log.contains("could not bind") && !log.contains("Address already in use")) {
+                        throw e;
+                    }
+                }
+            }
+            throw last;
+        }
+
+        private String defaultHba() {
+            return "# pg_hba.conf written by the sluice testkit\n"
+                    + "local all all trust\n"
+                    + "host all " + SUPERUSER + " 127.0.0.1/32 trust\n"
+                    + "host all all 127.0.0.1/32 " + hostAuth + "\n";
+        }
+    }
+
+    Path baseDir() {
+        return baseDir;
+    }
+}

@@ -1,0 +1,58 @@
+package io.sluice.testkit;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.StandardOpenOption;
+import java.time.Duration;
+import java.util.List;
+
+/**
+ * The steps that bring a {@link PgCluster}'s temp dir to a running server: initdb, our own
+ * pg_hba.conf, postgresql.conf additions (speed settings, the caller's lines, then the
+ * listen settings last so nothing can move the port), and {@code pg_ctl -w start}.
+ */
+final class PgClusterSetup {
+    private PgClusterSetup() {}
+
+    static void initAndStart(PgCluster c, String hba, List<String> extraConfig, String hostAuth, Duration startTimeout) {
+        TempDir.subdir(c.baseDir(), "sock");
+        String bin = PgBinaries.serverBin().toString();
+        ProcessResult init = asServiceUser(c, Duration.ofMinutes(2), bin + "/initdb", "-D", c.dataDir().toString(),
+                "-U", PgCluster.SUPERUSER, "--auth-local=trust", "--auth-host=" + hostAuth,
+                "-E", "UTF8", "--no-locale", "--no-sync");
+        if (!init.ok()) {
+            throw new IllegalStateException("initdb failed: " + init.describe());
+        }
+        TempDir.write(c.dataDir().resolve("pg_hba.conf"), hba);
+        StringBuilder conf = new StringBuilder("\n# added by the sluice testkit\n")
+                .append("fsync = off\nsynchronous_commit = off\nfull_page_writes = off\n");
+        extraConfig.forEach(line -> conf.append(line).append('\n'));
+        conf.append("listen_addresses = '").append(PgCluster.HOST).append("'\n")
+                .append("port = ").append(c.port()).append('\n')
+                .append("unix_socket_directories = '").append(c.socketDir()).append("'\n");
+        try {
+            Files.writeString(c.dataDir().resolve("postgresql.conf"), conf, StandardOpenOption.APPEND);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot extend postgresql.conf", e);
+        }
+        long seconds = Math.max(1, startTimeout.toSeconds());
+        ProcessResult start = asServiceUser(c, startTimeout.plusSeconds(30), bin + "/pg_ctl", "-D", c.dataDir().toString(),
+                "-l", c.logFile().toString(), "-w", "-t", Long.toString(seconds), "start");
+        if (!start.ok()) {
+            throw new IllegalStateException("pg_ctl start failed: " + start.describe()
+                    + "\n--- server log ---\n" + c.logText());
+        }
+    }
+
+    private static ProcessResult asServiceUser(PgCluster c, Duration timeout, String... command) {
+        // HOME and the working dir point into the temp dir: the service user may not reach ours.
+        return ProcessRunner.of(OsUser.asServiceUser(List.of(command)))
+                .directory(c.baseDir())
+                .env("HOME", c.baseDir().toString())
+                .env("LC_ALL", "C")
+                .env("PGDATA", null)
+                .timeout(timeout)
+                .run();
+    }
+}

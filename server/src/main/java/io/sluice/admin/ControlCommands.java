@@ -1,0 +1,307 @@
+package io.sluice.admin;
+
+import java.math.BigInteger;
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+
+/**
+ * The console's control commands, each in PgBouncer's order of checks (argument syntax, then
+ * admin access, then state), with its exact error texts and log lines. Results are single
+ * {@link AdminResult}s; waits (PAUSE, SUSPEND, WAIT_CLOSE, RELOAD) complete later.
+ */
+final class ControlCommands {
+
+    private final AdminContext ctx;
+
+    ControlCommands(AdminContext ctx) {
+        this.ctx = ctx;
+    }
+
+    /** A control command: {@code query} is the raw text (for syntax errors), {@code arg} "" if none. */
+    CompletionStage<AdminResult> run(String word, String query, String arg, AdminUser who) {
+        return switch (word.toLowerCase(Locale.ROOT)) {
+            case "pause" -> pause(arg, who);
+            case "resume" -> done(resume(arg, who));
+            case "suspend" -> suspend(query, arg, who);
+            case "disable" -> done(disable(arg, who));
+            case "enable" -> done(enable(arg, who));
+            case "reconnect" -> done(reconnect(arg, who));
+            case "kill" -> done(kill(arg, who));
+            case "kill_client" -> done(killClient(arg, who));
+            case "wait_close" -> waitClose(arg, who);
+            case "reload" -> reload(query, arg, who);
+            case "shutdown" -> done(shutdown(query, arg, who));
+            default -> done(fail(AdminErrors.invalidCommand(query)));
+        };
+    }
+
+    private CompletionStage<AdminResult> pause(String arg, AdminUser who) {
+        if (!who.isAdmin()) {
+            return done(fail(AdminErrors.adminAccessNeeded()));
+        }
+        if (ctx.pauseMode() != PauseMode.NONE) {
+            return done(fail(AdminErrors.alreadySuspendedOrPaused()));
+        }
+        if (arg.isEmpty()) {
+            ctx.logInfo("PAUSE command issued");
+            return ctx.pause(null).thenApply(v -> tag("PAUSE"));
+        }
+        ctx.logInfo("PAUSE '" + arg + "' command issued");
+        AdminResult refused = checkDatabase(arg, true, "pause");
+        if (refused != null) {
+            return done(refused);
+        }
+        return ctx.pause(arg).thenApply(v -> tag("PAUSE"));
+    }
+
+    private AdminResult resume(String arg, AdminUser who) {
+        if (!who.isAdmin()) {
+            return fail(AdminErrors.adminAccessNeeded());
+        }
+        if (arg.isEmpty()) {
+            ctx.logInfo("RESUME command issued");
+            if (ctx.shuttingDown()) {
+                return fail(AdminErrors.poolerIsShuttingDown());
+            }
+            if (ctx.pauseMode() == PauseMode.NONE) {
+                return fail(AdminErrors.poolerNotPausedOrSuspended());
+            }
+            ctx.resume(null);
+            return tag("RESUME");
+        }
+        ctx.logInfo("RESUME '" + arg + "' command issued");
+        Optional<DatabaseRow> db = ctx.findDatabase(arg, false);
+        if (db.isEmpty()) {
+            return fail(AdminErrors.noSuchDatabase(arg));
+        }
+        if (!db.get().paused()) {
+            return fail(AdminErrors.databaseNotPaused(arg));
+        }
+        ctx.resume(arg);
+        return tag("RESUME");
+    }
+
+    private CompletionStage<AdminResult> suspend(String query, String arg, AdminUser who) {
+        if (!arg.isEmpty()) {
+            return done(fail(AdminErrors.invalidCommand(query)));
+        }
+        if (!who.isAdmin()) {
+            return done(fail(AdminErrors.adminAccessNeeded()));
+        }
+        if (ctx.pauseMode() != PauseMode.NONE) {
+            return done(fail(AdminErrors.alreadySuspendedOrPaused()));
+        }
+        // SUSPEND must be able to flush every buffer, which paused databases would prevent
+        if (ctx.databases().stream().anyMatch(DatabaseRow::paused)) {
+            return done(fail(AdminErrors.cannotSuspendWithPausedDatabases()));
+        }
+        ctx.logInfo("SUSPEND command issued");
+        return ctx.suspend().thenApply(v -> tag("SUSPEND"));
+    }
+
+    private AdminResult disable(String arg, AdminUser who) {
+        if (!who.isAdmin()) {
+            return fail(AdminErrors.adminAccessNeeded());
+        }
+        if (arg.isEmpty()) {
+            return fail(AdminErrors.databaseRequired());
+        }
+        ctx.logInfo("DISABLE '" + arg + "' command issued");
+        AdminResult refused = checkDatabase(arg, true, "disable");
+        if (refused != null) {
+            return refused;
+        }
+        ctx.disable(arg);
+        return tag("DISABLE");
+    }
+
+    private AdminResult enable(String arg, AdminUser who) {
+        if (!who.isAdmin()) {
+            return fail(AdminErrors.adminAccessNeeded());
+        }
+        if (arg.isEmpty()) {
+            return fail(AdminErrors.databaseRequired());
+        }
+        ctx.logInfo("ENABLE '" + arg + "' command issued");
+        AdminResult refused = checkDatabase(arg, false, "enable");
+        if (refused != null) {
+            return refused;
+        }
+        ctx.enable(arg);
+        return tag("ENABLE");
+    }
+
+    private AdminResult reconnect(String arg, AdminUser who) {
+        if (!who.isAdmin()) {
+            return fail(AdminErrors.adminAccessNeeded());
+        }
+        if (arg.isEmpty()) {
+            ctx.logInfo("RECONNECT command issued");
+            ctx.reconnect(null);
+            return tag("RECONNECT");
+        }
+        ctx.logInfo("RECONNECT '" + arg + "' command issued");
+        AdminResult refused = checkDatabase(arg, true, "reconnect");
+        if (refused != null) {
+            return refused;
+        }
+        ctx.reconnect(arg);
+        return tag("RECONNECT");
+    }
+
+    private AdminResult kill(String arg, AdminUser who) {
+        if (!who.isAdmin()) {
+            return fail(AdminErrors.adminAccessNeeded());
+        }
+        if (ctx.pauseMode() != PauseMode.NONE) {
+            return fail(AdminErrors.alreadySuspendedOrPaused());
+        }
+        if (arg.isEmpty()) {
+            ctx.logInfo("KILL command issued");
+            ctx.kill(null);
+            return tag("KILL");
+        }
+        ctx.logInfo("KILL '" + arg + "' command issued");
+        AdminResult refused = checkDatabase(arg, true, "kill");
+        if (refused != null) {
+            return refused;
+        }
+        ctx.kill(arg);
+        return tag("KILL");
+    }
+
+    private AdminResult killClient(String arg, AdminUser who) {
+        if (!who.isAdmin()) {
+            return fail(AdminErrors.adminAccessNeeded());
+        }
+        Long id = parseUnsignedLongLikeScanf(arg);
+        if (id == null) {
+            return fail(AdminErrors.invalidClientPointer());
+        }
+        if (!ctx.killClient(id)) {
+            return fail(AdminErrors.clientNotFound());
+        }
+        return tag("KILL_CLIENT");
+    }
+
+    private CompletionStage<AdminResult> waitClose(String arg, AdminUser who) {
+        if (!who.isAdmin()) {
+            return done(fail(AdminErrors.adminAccessNeeded()));
+        }
+        if (arg.isEmpty()) {
+            ctx.logInfo("WAIT_CLOSE command issued");
+            return ctx.waitClose(null).thenApply(v -> tag("WAIT_CLOSE"));
+        }
+        ctx.logInfo("WAIT_CLOSE '" + arg + "' command issued");
+        Optional<DatabaseRow> db = ctx.findDatabase(arg, true);
+        if (db.isEmpty()) {
+            return done(fail(AdminErrors.noSuchDatabase(arg)));
+        }
+        if (AdminContext.ADMIN_DATABASE.equals(db.get().name())) {
+            return done(fail(AdminErrors.cannotWaitInAdminDb(arg)));
+        }
+        return ctx.waitClose(arg).thenApply(v -> tag("WAIT_CLOSE"));
+    }
+
+    private CompletionStage<AdminResult> reload(String query, String arg, AdminUser who) {
+        if (!arg.isEmpty()) {
+            return done(fail(AdminErrors.invalidCommand(query)));
+        }
+        if (!who.isAdmin()) {
+            return done(fail(AdminErrors.adminAccessNeeded()));
+        }
+        ctx.logInfo("RELOAD command issued");
+        // the context logs why it failed; PgBouncer sends this error without logging it again
+        return ctx.reload().thenApply(ok -> ok ? tag("RELOAD") : AdminErrors.reloadFailed());
+    }
+
+    private AdminResult shutdown(String query, String arg, AdminUser who) {
+        ShutdownMode mode;
+        if (arg.isEmpty()) {
+            mode = ShutdownMode.IMMEDIATE;
+        } else if (arg.equalsIgnoreCase("WAIT_FOR_CLIENTS")) {
+            mode = ShutdownMode.WAIT_FOR_CLIENTS;
+        } else if (arg.equalsIgnoreCase("WAIT_FOR_SERVERS")) {
+            mode = ShutdownMode.WAIT_FOR_SERVERS;
+        } else {
+            return fail(AdminErrors.invalidCommand(query));
+        }
+        if (!who.isAdmin()) {
+            return fail(AdminErrors.adminAccessNeeded());
+        }
+        switch (mode) {
+            case IMMEDIATE -> ctx.logInfo("SHUTDOWN command issued");
+            case WAIT_FOR_SERVERS -> ctx.logInfo("SHUTDOWN WAIT_FOR_SERVERS command issued");
+            case WAIT_FOR_CLIENTS -> ctx.logInfo("SHUTDOWN WAIT_FOR_CLIENTS command issued");
+        }
+        ctx.shutdown(mode);
+        // an immediate shutdown never answers: the connection stays open until the process exits
+        return mode == ShutdownMode.IMMEDIATE ? new AdminResult.Close() : tag("SHUTDOWN");
+    }
+
+    /**
+     * The database checks PAUSE/DISABLE/ENABLE/RECONNECT/KILL share: it must exist (auto-database
+     * registration allowed where PgBouncer allows it) and must not be the console's own.
+     */
+    private AdminResult checkDatabase(String name, boolean registerAuto, String verb) {
+        Optional<DatabaseRow> db = ctx.findDatabase(name, registerAuto);
+        if (db.isEmpty()) {
+            return fail(AdminErrors.noSuchDatabase(name));
+        }
+        if (AdminContext.ADMIN_DATABASE.equals(db.get().name())) {
+            return fail(AdminErrors.cannotOnAdminDb(verb, name));
+        }
+        return null;
+    }
+
+    /**
+     * C {@code sscanf(arg, "%llu")}: optional leading white space and sign, then at least one
+     * digit; the rest is ignored, a negative value wraps, overflow saturates to ULLONG_MAX.
+     * Returns the unsigned 64-bit value in a long, or null if no number was found.
+     */
+    static Long parseUnsignedLongLikeScanf(String arg) {
+        int i = 0;
+        while (i < arg.length() && Character.isWhitespace(arg.charAt(i))) {
+            i++;
+        }
+        boolean negative = false;
+        if (i < arg.length() && (arg.charAt(i) == '+' || arg.charAt(i) == '-')) {
+            negative = arg.charAt(i) == '-';
+            i++;
+        }
+        int start = i;
+        while (i < arg.length() && arg.charAt(i) >= '0' && arg.charAt(i) <= '9') {
+            i++;
+        }
+        if (i == start) {
+            return null;
+        }
+        BigInteger max = BigInteger.ONE.shiftLeft(64).subtract(BigInteger.ONE);
+        BigInteger v = new BigInteger(arg.substring(start, i));
+        if (v.compareTo(max) > 0) {
+            return -1L; // strtoull saturates at ULLONG_MAX (and ignores the sign then)
+        }
+        return negative ? -v.longValue() : v.longValue();
+    }
+
+    private AdminResult fail(AdminResult.AdminError error) {
+        ctx.logError(error.message());
+        return error;
+    }
+
+    private static AdminResult tag(String tag) {
+        return new AdminResult.CommandDone(tag);
+    }
+
+    private static CompletionStage<AdminResult> done(AdminResult result) {
+        return CompletableFuture.completedFuture(result);
+    }
+
+    static List<String> words() {
+        return List.of("pause", "resume", "suspend", "disable", "enable", "reconnect", "kill", "kill_client",
+                "wait_close", "reload", "shutdown");
+    }
+}

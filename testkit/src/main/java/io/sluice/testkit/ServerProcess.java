@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
 import java.net.Socket;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -49,6 +50,12 @@ final class ServerProcess {
             throw new UncheckedIOException("cannot start " + name + ": " + command, e);
         }
         this.reaperId = Reaper.register(() -> ProcessRunner.killTree(process));
+        try {
+            Files.writeString(dir.resolve(Orphans.CHILD_FILE), Long.toString(process.pid()));
+        } catch (IOException e) {
+            // Only the orphan sweep needs it; the shutdown hook still covers this JVM.
+            System.err.println("sluice-testkit: cannot record the pid of " + name + ": " + e);
+        }
     }
 
     /**

@@ -11,7 +11,8 @@ import java.util.stream.Stream;
 /**
  * Temp directories for server processes: created directly under /tmp (short paths keep unix
  * socket names under the 107-byte limit, and /tmp is reachable by the service user), mode
- * 0755, handed to the service user when we are root; deleted recursively when done.
+ * 0755, handed to the service user when we are root; deleted recursively when done. Each
+ * records the owner JVM's pid so {@link Orphans} can clean up after a JVM that was killed.
  */
 final class TempDir {
     private TempDir() {}
@@ -19,7 +20,9 @@ final class TempDir {
     static Path create(String prefix) {
         try {
             Path base = Files.isDirectory(Path.of("/tmp")) ? Path.of("/tmp") : Path.of(System.getProperty("java.io.tmpdir"));
+            Orphans.sweepOnce(base);
             Path dir = Files.createTempDirectory(base, prefix);
+            Files.writeString(dir.resolve(Orphans.OWNER_FILE), Long.toString(ProcessHandle.current().pid()));
             // Set explicitly: createTempDirectory applies the umask and defaults to 0700.
             Files.setPosixFilePermissions(dir, PosixFilePermissions.fromString("rwxr-xr-x"));
             OsUser.handOver(dir);

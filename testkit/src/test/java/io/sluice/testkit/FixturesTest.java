@@ -3,6 +3,8 @@ package io.sluice.testkit;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -10,6 +12,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /** The small pure fixtures: free ports, bounded waits, ini rewriting, userlist lines. */
 class FixturesTest {
@@ -53,6 +56,24 @@ class FixturesTest {
     void iniWithoutPgbouncerSectionGetsOne() {
         String out = IniOverrides.apply("[databases]\n", Map.of(), Map.of("listen_port", "7"));
         assertThat(out).isEqualTo("[databases]\n[pgbouncer]\n; forced by the sluice testkit\nlisten_port = 7\n");
+    }
+
+    @Test
+    void orphanSweepRemovesDirsOfDeadOwnersOnly(@TempDir Path base)
+            throws Exception {
+        Process gone = new ProcessBuilder("true").start();
+        gone.waitFor();
+        Path orphan = Files.createDirectories(base.resolve("sluice-srv-dead"));
+        Files.writeString(orphan.resolve(Orphans.OWNER_FILE), Long.toString(gone.pid()));
+        Path live = Files.createDirectories(base.resolve("sluice-pgb-live"));
+        Files.writeString(live.resolve(Orphans.OWNER_FILE), Long.toString(ProcessHandle.current().pid()));
+        Path foreign = Files.createDirectories(base.resolve("other-dir"));
+
+        Orphans.sweep(base);
+
+        assertThat(orphan).doesNotExist();
+        assertThat(live).exists();
+        assertThat(foreign).exists();
     }
 
     @Test

@@ -82,7 +82,7 @@ public final class SluiceServer implements SessionContext {
     }
 
     private void scheduleStats() {
-        long period = Math.max(1, routing.config().settings().nanos("stats_period") / 1_000_000_000L);
+        long period = Math.max(1, routing.config().settings().integer("stats_period"));
         loop.schedule(() -> {
             double seconds = period;
             long[] sum = new long[DatabaseStats.FIELDS];

@@ -82,16 +82,16 @@ final class ClientLogin {
             return;
         }
         var ch = session.channel();
-        switch (p) {
-            case StartupPacket.SslRequest s -> ch.writeAndFlush(Encoders.refuseEncryption(ch.alloc()));
-            case StartupPacket.GssEncRequest g -> ch.writeAndFlush(Encoders.refuseEncryption(ch.alloc()));
-            case StartupPacket.CancelRequest c -> cancel(c);
-            case StartupPacket.Unsupported u -> {
-                String msg = (u.code() >>> 16) == 2 ? "old V2 protocol not supported"
-                        : String.format("bad packet header: '%08x%08x'", 8, u.code());
-                session.fail(PgError.fatal(SqlState.PROTOCOL_VIOLATION, msg), msg);
-            }
-            case StartupPacket.Startup s -> startup(s);
+        if (p instanceof StartupPacket.SslRequest || p instanceof StartupPacket.GssEncRequest) {
+            ch.writeAndFlush(Encoders.refuseEncryption(ch.alloc()));
+        } else if (p instanceof StartupPacket.CancelRequest c) {
+            cancel(c);
+        } else if (p instanceof StartupPacket.Unsupported u) {
+            String msg = (u.code() >>> 16) == 2 ? "old V2 protocol not supported"
+                    : String.format("bad packet header: '%08x%08x'", 8, u.code());
+            session.fail(PgError.fatal(SqlState.PROTOCOL_VIOLATION, msg), msg);
+        } else if (p instanceof StartupPacket.Startup s) {
+            startup(s);
         }
     }
 

@@ -1,0 +1,414 @@
+package io.sluice.runtime;
+
+import io.sluice.admin.AdminContext;
+import io.sluice.admin.ConfigRow;
+import io.sluice.admin.DatabaseRow;
+import io.sluice.admin.DnsHostRow;
+import io.sluice.admin.ListCounts;
+import io.sluice.admin.PauseMode;
+import io.sluice.admin.PeerPoolRow;
+import io.sluice.admin.PeerRow;
+import io.sluice.admin.PoolCoordinatorRow;
+import io.sluice.admin.PoolRow;
+import io.sluice.admin.PoolScalingRow;
+import io.sluice.admin.SetOutcome;
+import io.sluice.admin.ShutdownMode;
+import io.sluice.admin.SocketBuffers;
+import io.sluice.admin.SocketRow;
+import io.sluice.admin.StatsCounters;
+import io.sluice.admin.StatsRow;
+import io.sluice.admin.UserRow;
+import io.sluice.backend.ServerConnection;
+import io.sluice.config.ConfigException;
+import io.sluice.config.ConfigLoader;
+import io.sluice.config.ConfigSnapshot;
+import io.sluice.config.DatabaseEntry;
+import io.sluice.log.Log;
+import io.sluice.pool.PoolKey;
+import io.sluice.pool.PoolSnapshot;
+import io.sluice.pool.ServerSnapshot;
+import io.sluice.pool.pressure.Pool;
+import io.sluice.session.ClientSession;
+import io.sluice.stats.DatabaseStats;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+
+/**
+ * The console's view of a running {@link SluiceServer}: rows built from the config snapshot, the
+ * pool engine's snapshots and the client registry. Runs on the server's event loop.
+ */
+final class ServerAdminContext implements AdminContext {
+    static final String VERSION = "0.1.0";
+
+    private final SluiceServer server;
+
+    ServerAdminContext(SluiceServer server) {
+        this.server = server;
+    }
+
+    private ConfigSnapshot cfg() {
+        return server.routing().config();
+    }
+
+    @Override
+    public String sluiceVersion() {
+        return VERSION;
+    }
+
+    @Override
+    public long currentTimeMillis() {
+        return System.currentTimeMillis();
+    }
+
+    @Override
+    public List<ConfigRow> config() {
+        return cfg().showConfigRows(true).stream()
+                .map(r -> new ConfigRow(r.key(), r.value(), r.defaultValue(), "yes".equals(r.changeable())))
+                .toList();
+    }
+
+    @Override
+    public List<DatabaseRow> databases() {
+        List<DatabaseRow> rows = new ArrayList<>();
+        for (DatabaseEntry e : cfg().databases().values()) {
+            rows.add(row(e));
+        }
+        ConfigSnapshot c = cfg();
+        rows.add(new DatabaseRow("pgbouncer", null, c.listenPort(), "pgbouncer", "pgbouncer", 2, 0, 0,
+                0, "statement", null, 0, 0, c.maxClientConn(), server.clients().clientsOfDatabase("pgbouncer"),
+                false, false));
+        rows.sort((a, b) -> a.name().compareTo(b.name()));
+        return rows;
+    }
+
+    private DatabaseRow row(DatabaseEntry e) {
+        ConfigSnapshot c = cfg();
+        int current = server.pools().databaseLimit(e.name()).used();
+        List<String> hosts = e.hosts();
+        return new DatabaseRow(e.name(), e.host().orElse(null), e.port(), e.dbname(), e.user().orElse(null),
+                e.poolSize().orElse(c.defaultPoolSize()), e.minPoolSize().orElse(c.minPoolSize()),
+                e.reservePoolSize().orElse(c.reservePoolSize()),
+                (int) e.serverLifetime().orElse(c.serverLifetime()).toSeconds(),
+                e.poolMode().map(m -> m.configName()).orElse(null),
+                hosts.size() > 1 ? e.loadBalanceHosts().toString() : null,
+                e.maxDbConnections().orElse(c.maxDbConnections()), current,
+                e.maxDbClientConnections().orElse(c.settings().intValue("max_db_client_connections")),
+                server.clients().clientsOfDatabase(e.name()), false, false);
+    }
+
+    @Override
+    public Optional<DatabaseRow> findDatabase(String name, boolean registerAutoDatabase) {
+        if ("pgbouncer".equals(name)) {
+            return databases().stream().filter(r -> r.name().equals(name)).findFirst();
+        }
+        return cfg().database(name).map(this::row);
+    }
+
+    @Override
+    public List<PoolRow> pools() {
+        Map<PoolKey, int[]> clientCounts = new HashMap<>();
+        for (ClientSession c : server.clients().all()) {
+            if (c.isConsole() || c.state() == ClientSession.State.LOGIN) {
+                continue;
+            }
+            int[] n = clientCounts.computeIfAbsent(key(c), k -> new int[2]);
+            if (c.state() == ClientSession.State.WAITING) {
+                n[1]++;
+            } else {
+                n[0]++;
+            }
+        }
+        List<PoolRow> rows = new ArrayList<>();
+        for (Pool p : server.pools().pools()) {
+            PoolSnapshot s = p.snapshot();
+            int[] n = clientCounts.getOrDefault(p.key(), new int[2]);
+            String mode = server.routing().route(p.key().database(), p.key().user())
+                    instanceof io.sluice.session.RouteLookup.Pooled r ? r.route().mode().configName() : null;
+            rows.add(new PoolRow(p.key().database(), p.key().user(), n[0], n[1], 0, 0, s.svActive(), 0, 0,
+                    s.svIdle(), s.svUsed(), s.svTested(), s.svLogin(), s.maxWaitNanos() / 1000, mode, null));
+        }
+        int consoles = (int) server.clients().all().stream().filter(ClientSession::isConsole).count();
+        rows.add(new PoolRow("pgbouncer", "pgbouncer", consoles, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, "statement", null));
+        return rows;
+    }
+
+    private static PoolKey key(ClientSession c) {
+        ServerConnection s = c.server();
+        return new PoolKey(c.database(), s != null ? s.user() : c.user());
+    }
+
+    @Override
+    public List<SocketRow> clients() {
+        List<SocketRow> rows = new ArrayList<>();
+        long now = System.nanoTime();
+        for (ClientSession c : server.clients().all()) {
+            if (c.state() == ClientSession.State.LOGIN) {
+                continue;
+            }
+            String state = switch (c.state()) {
+                case WAITING -> "waiting";
+                case ACTIVE -> "active";
+                default -> "idle";
+            };
+            long waitMicros = c.waitingSinceNanos() == 0 ? 0 : (now - c.waitingSinceNanos()) / 1000;
+            ServerConnection s = c.server();
+            rows.add(new SocketRow("C", c.user(), c.database(), "none", state, c.remoteAddress(), c.remotePort(),
+                    c.localAddress(), c.localPort(), c.connectTimeMillis(), c.requestTimeMillis(), waitMicros,
+                    false, c.id(), s == null ? null : s.id(), 0, "", c.applicationName(), 0, c.id(),
+                    SocketBuffers.NONE));
+        }
+        return rows;
+    }
+
+    @Override
+    public List<SocketRow> servers() {
+        Map<Long, Long> linkedClient = new HashMap<>();
+        for (ClientSession c : server.clients().all()) {
+            if (c.server() != null) {
+                linkedClient.put(c.server().id(), c.id());
+            }
+        }
+        List<SocketRow> rows = new ArrayList<>();
+        for (Pool p : server.pools().pools()) {
+            for (ServerSnapshot s : p.snapshot().servers()) {
+                ServerConnection conn = s.handle() instanceof ServerConnection sc ? sc : null;
+                if (conn == null) {
+                    continue;
+                }
+                rows.add(new SocketRow("S", p.key().user(), p.key().database(), "none", s.state(),
+                        conn.remoteAddress(), conn.remotePort(), conn.localAddress(), conn.localPort(),
+                        conn.connectTimeMillis(), conn.requestTimeMillis(), 0, false, conn.id(),
+                        linkedClient.get(conn.id()), conn.backendPid(), "", conn.applicationName(), 0, conn.id(),
+                        SocketBuffers.NONE));
+            }
+        }
+        return rows;
+    }
+
+    @Override
+    public List<SocketRow> sockets() {
+        List<SocketRow> rows = new ArrayList<>(clients());
+        rows.addAll(servers());
+        return rows;
+    }
+
+    @Override
+    public List<SocketRow> activeSockets() {
+        return List.of();
+    }
+
+    @Override
+    public List<UserRow> users() {
+        List<UserRow> rows = new ArrayList<>();
+        ConfigSnapshot c = cfg();
+        java.util.Set<String> names = new java.util.TreeSet<>(c.users().keySet());
+        c.authFile().ifPresent(f -> names.addAll(f.users().keySet()));
+        names.add("pgbouncer");
+        for (String name : names) {
+            var u = Optional.ofNullable(c.users().get(name));
+            rows.add(new UserRow(name,
+                    u.filter(x -> x.poolSize().isPresent()).map(x -> x.poolSize().getAsInt()).orElse(null),
+                    u.filter(x -> x.reservePoolSize().isPresent()).map(x -> x.reservePoolSize().getAsInt()).orElse(null),
+                    u.flatMap(x -> x.poolMode()).map(m -> m.configName()).orElse(null),
+                    u.filter(x -> x.maxUserConnections().isPresent()).map(x -> x.maxUserConnections().getAsInt())
+                            .orElse(c.maxUserConnections()),
+                    server.pools().userLimit(name).used(),
+                    u.filter(x -> x.maxUserClientConnections().isPresent())
+                            .map(x -> x.maxUserClientConnections().getAsInt())
+                            .orElse(c.settings().intValue("max_user_client_connections")),
+                    server.clients().clientsOfUser(name)));
+        }
+        return rows;
+    }
+
+    private static StatsCounters counters(long[] v) {
+        return new StatsCounters(v[DatabaseStats.ASSIGNMENTS], v[DatabaseStats.XACTS], v[DatabaseStats.QUERIES],
+                v[DatabaseStats.RECEIVED], v[DatabaseStats.SENT], v[DatabaseStats.XACT_TIME],
+                v[DatabaseStats.QUERY_TIME], v[DatabaseStats.WAIT_TIME], v[DatabaseStats.CLIENT_PARSE],
+                v[DatabaseStats.SERVER_PARSE], v[DatabaseStats.BIND]);
+    }
+
+    @Override
+    public List<StatsRow> stats() {
+        List<StatsRow> rows = new ArrayList<>();
+        for (DatabaseStats d : server.allStats().values()) {
+            rows.add(new StatsRow(d.database(), counters(d.totals()), counters(d.averages())));
+        }
+        return rows;
+    }
+
+    @Override
+    public StatsCounters totalCounters() {
+        return sum(true);
+    }
+
+    @Override
+    public StatsCounters totalAverages() {
+        return sum(false);
+    }
+
+    private StatsCounters sum(boolean totals) {
+        long[] acc = new long[DatabaseStats.FIELDS];
+        for (DatabaseStats d : server.allStats().values()) {
+            long[] v = totals ? d.totals() : d.averages();
+            for (int i = 0; i < acc.length; i++) {
+                acc[i] += v[i];
+            }
+        }
+        return counters(acc);
+    }
+
+    @Override
+    public ListCounts lists() {
+        int used = 0;
+        int login = 0;
+        for (ClientSession c : server.clients().all()) {
+            if (c.state() == ClientSession.State.LOGIN) {
+                login++;
+            } else {
+                used++;
+            }
+        }
+        ConfigSnapshot c = cfg();
+        int users = c.authFile().map(f -> f.users().size()).orElse(0);
+        return new ListCounts(c.databases().size() + 1, users, c.peers().size(), server.pools().pools().size() + 1,
+                0, 0, used, login, 0, server.servers().size(), 0, 0, 0, 0);
+    }
+
+    @Override
+    public List<PeerRow> peers() {
+        return cfg().peers().values().stream()
+                .map(p -> new PeerRow(p.peerId(), p.host(), p.port(), p.poolSize().orElse(cfg().defaultPoolSize())))
+                .toList();
+    }
+
+    @Override
+    public List<PeerPoolRow> peerPools() {
+        return List.of();
+    }
+
+    @Override
+    public List<DnsHostRow> dnsHosts() {
+        return List.of();
+    }
+
+    @Override
+    public List<PoolScalingRow> poolScaling() {
+        return server.pools().scaling().stream()
+                .map(s -> new PoolScalingRow(s.key().user(), s.key().database(), s.inflight(), s.creates(),
+                        s.gateWaits(), s.gateBudgetExhausted(), s.anticipationNotify(), s.anticipationTimeout(),
+                        s.createFallback(), s.replenishDeferred()))
+                .toList();
+    }
+
+    @Override
+    public List<PoolCoordinatorRow> poolCoordinators() {
+        return List.of();
+    }
+
+    @Override
+    public PauseMode pauseMode() {
+        return PauseMode.NONE;
+    }
+
+    @Override
+    public boolean shuttingDown() {
+        return false;
+    }
+
+    private static <T> CompletionStage<T> notYet(String what) {
+        return CompletableFuture.failedFuture(new UnsupportedOperationException("not supported: " + what));
+    }
+
+    @Override
+    public CompletionStage<Void> pause(String database) {
+        return notYet("PAUSE (comes with the admin console step)");
+    }
+
+    @Override
+    public void resume(String database) {
+        throw new UnsupportedOperationException("not supported: RESUME (comes with the admin console step)");
+    }
+
+    @Override
+    public CompletionStage<Void> suspend() {
+        return notYet("SUSPEND");
+    }
+
+    @Override
+    public void disable(String database) {
+        throw new UnsupportedOperationException("not supported: DISABLE (comes with the admin console step)");
+    }
+
+    @Override
+    public void enable(String database) {
+        throw new UnsupportedOperationException("not supported: ENABLE (comes with the admin console step)");
+    }
+
+    @Override
+    public void reconnect(String database) {
+        if (database == null) {
+            server.pools().reconnectAll();
+        } else {
+            server.pools().reconnect(database);
+        }
+    }
+
+    @Override
+    public void kill(String database) {
+        throw new UnsupportedOperationException("not supported: KILL (comes with the admin console step)");
+    }
+
+    @Override
+    public boolean killClient(long id) {
+        ClientSession c = server.clients().byId(id);
+        if (c == null) {
+            return false;
+        }
+        c.kill("admin forced disconnect", io.sluice.proto.PgError.fatal("08P01", "admin forced disconnect"));
+        return true;
+    }
+
+    @Override
+    public CompletionStage<Void> waitClose(String database) {
+        return notYet("WAIT_CLOSE (comes with the admin console step)");
+    }
+
+    @Override
+    public void shutdown(ShutdownMode mode) {
+        if (mode != ShutdownMode.IMMEDIATE) {
+            throw new UnsupportedOperationException("not supported: SHUTDOWN " + mode + " (comes with the admin console step)");
+        }
+        server.stopNow(0);
+    }
+
+    @Override
+    public CompletionStage<Boolean> reload() {
+        try {
+            ConfigSnapshot next = ConfigLoader.reload(cfg());
+            server.applyConfig(next);
+            next.warnings().forEach(Log::warning);
+            return CompletableFuture.completedFuture(true);
+        } catch (ConfigException e) {
+            Log.error(e.getMessage());
+            return CompletableFuture.completedFuture(false);
+        }
+    }
+
+    @Override
+    public SetOutcome set(String key, String value) {
+        try {
+            server.applyConfig(cfg().withSetting(key, value));
+            return SetOutcome.OK;
+        } catch (ConfigException e) {
+            Log.error(e.getMessage());
+            return SetOutcome.FAILED;
+        }
+    }
+}

@@ -216,6 +216,18 @@ class ControlCommandsTest {
     }
 
     @Test
+    void cancelResumesUnlessShuttingDown() {
+        r.console.handleCancel();
+        assertThat(r.ctx.calls).isEmpty();
+        r.ctx.pauseMode = PauseMode.PAUSE;
+        r.console.handleCancel();
+        assertThat(r.ctx.calls).containsExactly("resume null");
+        r.ctx.shuttingDown = true;
+        r.console.handleCancel();
+        assertThat(r.ctx.calls).containsExactly("resume null");
+    }
+
+    @Test
     void contextFailuresFailTheStage() {
         AdminConsole console = new AdminConsole(new FakeAdminContext() {
             @Override

@@ -35,7 +35,7 @@ public final class ConfigLoader {
     public static ConfigSnapshot load(Path file, Path workingDir) throws ConfigException {
         List<IniLine> lines;
         try {
-            lines = new IniParser(workingDir).parse(workingDir.resolve(file));
+            lines = new IniParser(workingDir).parse(workingDir.resolve(file), file.toString());
         } catch (IniException e) {
             throw new ConfigException(e.file(), e.line(), e.what());
         }

@@ -293,6 +293,18 @@ class ConfigLoaderTest {
         assertThat(List.copyOf(s.showConfigRows())).hasSize(104);
     }
 
+    @Test
+    void hbaFileIsReadWhenAuthTypeIsHba() throws Exception {
+        write(dir, "hba.conf", "host all all 127.0.0.0/8 trust\n");
+        ConfigSnapshot s = load(dir, "[pgbouncer]\nauth_type = hba\nauth_hba_file = hba.conf\n");
+        assertThat(s.hba().orElseThrow().match(false, false, java.net.InetAddress.getByName("127.0.0.2"), "d", "u"))
+                .contains(io.sluice.config.hba.HbaMethod.TRUST);
+        assertThat(load(dir, "[pgbouncer]\nauth_hba_file = hba.conf\n").hba()).isEmpty();
+        assertError("[pgbouncer]\nauth_type = hba\n", "pgbouncer.ini:2: auth_type = hba needs auth_hba_file");
+        write(dir, "bad.conf", "host all all\n");
+        assertError("[pgbouncer]\nauth_type = hba\nauth_hba_file = bad.conf\n", "bad.conf:1: hba line has too few fields");
+    }
+
     private void assertError(String ini, String message) {
         assertThatThrownBy(() -> load(dir, ini)).as(ini).isInstanceOf(ConfigException.class).hasMessage(message);
     }

@@ -73,6 +73,20 @@ public final class AdminConsole {
         }
     }
 
+    /**
+     * The console client sent a CancelRequest (^C in psql while PAUSE/SUSPEND waits): like
+     * PgBouncer, leave PAUSE/SUSPEND unless a shutdown is in progress. The session layer calls
+     * this; completing or abandoning the pending stage is the context's business.
+     */
+    public void handleCancel() {
+        if (ctx.shuttingDown()) {
+            return;
+        }
+        if (ctx.pauseMode() != PauseMode.NONE) {
+            ctx.resume(null);
+        }
+    }
+
     private CompletionStage<List<AdminResult>> dispatch(String query, AdminUser who) {
         ParsedCommand parsed = parser.parse(query);
         if (parsed instanceof ParsedCommand.Invalid invalid) {

@@ -1,6 +1,7 @@
 package io.sluice.admin;
 
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.Objects;
 import java.util.function.Function;
@@ -100,7 +101,7 @@ public final class ShowTable<R> {
             for (ShowColumn<R> col : columns) {
                 cells.add(col.cell().get(row, ctx));
             }
-            out.add(java.util.Collections.unmodifiableList(cells));
+            out.add(Collections.unmodifiableList(cells));
         }
         return new AdminResult.RowSet(header(), out, "SHOW");
     }

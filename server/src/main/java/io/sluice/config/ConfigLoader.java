@@ -1,5 +1,8 @@
 package io.sluice.config;
 
+import io.sluice.config.hba.HbaException;
+import io.sluice.config.hba.HbaParser;
+import io.sluice.config.hba.HbaRules;
 import io.sluice.config.ini.IniException;
 import io.sluice.config.ini.IniLine;
 import io.sluice.config.ini.IniParser;
@@ -35,7 +38,7 @@ public final class ConfigLoader {
     public static ConfigSnapshot load(Path file, Path workingDir) throws ConfigException {
         List<IniLine> lines;
         try {
-            lines = new IniParser(workingDir).parse(workingDir.resolve(file));
+            lines = new IniParser(workingDir).parse(workingDir.resolve(file), file.toString());
         } catch (IniException e) {
             throw new ConfigException(e.file(), e.line(), e.what());
         }
@@ -61,7 +64,7 @@ public final class ConfigLoader {
             }
         }
         return new ConfigSnapshot(fresh.source(), fresh.workingDir(), kept, fresh.databases(),
-                fresh.fallback(), fresh.users(), fresh.peers(), fresh.authFile(), warnings);
+                fresh.fallback(), fresh.users(), fresh.peers(), fresh.authFile(), fresh.hba(), warnings);
     }
 
     private static ConfigSnapshot build(Path file, Path workingDir, List<IniLine> lines)
@@ -130,8 +133,10 @@ public final class ConfigLoader {
         }
         checkCombinations(file, settings, warnings);
         Optional<AuthFile> authFile = readAuthFile(settings, workingDir, keyLines.get("auth_file"));
+        IniLine hbaLine = keyLines.getOrDefault("auth_hba_file", keyLines.get("auth_type"));
+        Optional<HbaRules> hba = readHba(settings, workingDir, hbaLine);
         return new ConfigSnapshot(file, workingDir, settings, databases, Optional.ofNullable(fallback),
-                users, peers, authFile, warnings);
+                users, peers, authFile, hba, warnings);
     }
 
     /** Warnings about settings that are valid alone but work badly together (pressure.md). */
@@ -162,8 +167,12 @@ public final class ConfigLoader {
         if (k.name().equals("auth_file")) {
             authFile = readAuthFile(settings, snap.workingDir(), null);
         }
+        Optional<HbaRules> hba = snap.hba();
+        if (k.name().equals("auth_type") || k.name().equals("auth_hba_file")) {
+            hba = readHba(settings, snap.workingDir(), null);
+        }
         return new ConfigSnapshot(snap.source(), snap.workingDir(), settings, snap.databases(),
-                snap.fallback(), snap.users(), snap.peers(), authFile, snap.warnings());
+                snap.fallback(), snap.users(), snap.peers(), authFile, hba, snap.warnings());
     }
 
     private static Optional<AuthFile> readAuthFile(Settings settings, Path workingDir, IniLine where)
@@ -180,6 +189,27 @@ public final class ConfigLoader {
             }
             if (e.line() == 0) {
                 throw new ConfigException(e.what());
+            }
+            throw new ConfigException(e.file(), e.line(), e.what());
+        }
+    }
+
+    /** PgBouncer reads the hba file only with auth_type = hba; then it is required. */
+    private static Optional<HbaRules> readHba(Settings settings, Path workingDir, IniLine where)
+            throws ConfigException {
+        if (!settings.string("auth_type").equals("hba")) {
+            return Optional.empty();
+        }
+        String name = settings.string("auth_hba_file");
+        if (name.isEmpty()) {
+            String what = "auth_type = hba needs auth_hba_file";
+            throw where != null ? error(where, what) : new ConfigException(what);
+        }
+        try {
+            return Optional.of(HbaParser.read(workingDir.resolve(name), name));
+        } catch (HbaException e) {
+            if (e.line() == 0) {
+                throw where != null ? error(where, e.what()) : new ConfigException(e.what());
             }
             throw new ConfigException(e.file(), e.line(), e.what());
         }

@@ -1,5 +1,6 @@
 package io.sluice.config;
 
+import io.sluice.config.hba.HbaRules;
 import io.sluice.config.userlist.AuthFile;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -25,6 +26,7 @@ import java.util.Optional;
  * @param users      {@code [users]} entries in file order
  * @param peers      {@code [peers]} entries by peer id, in file order
  * @param authFile   the auth file, read when auth_file is set
+ * @param hba        the hba rules, read when auth_type is hba
  * @param warnings   one line per accepted-but-ignored key or questionable value
  */
 public record ConfigSnapshot(
@@ -36,6 +38,7 @@ public record ConfigSnapshot(
         Map<String, UserEntry> users,
         Map<Integer, PeerEntry> peers,
         Optional<AuthFile> authFile,
+        Optional<HbaRules> hba,
         List<String> warnings) {
 
     public ConfigSnapshot {
@@ -47,6 +50,7 @@ public record ConfigSnapshot(
         users = Collections.unmodifiableMap(new LinkedHashMap<>(users));
         peers = Collections.unmodifiableMap(new LinkedHashMap<>(peers));
         Objects.requireNonNull(authFile, "authFile");
+        Objects.requireNonNull(hba, "hba");
         warnings = List.copyOf(warnings);
     }
 
@@ -83,7 +87,8 @@ public record ConfigSnapshot(
 
     /**
      * The admin console's {@code SET key = value}: a new snapshot with one setting changed.
-     * Setting auth_file re-reads that file. Refuses unknown keys, invalid values and keys
+     * Setting auth_file, auth_type or auth_hba_file re-reads
+     * the files they name. Refuses unknown keys, invalid values and keys
      * that need a restart; the message says why (the console answers "SET failed").
      */
     public ConfigSnapshot withSetting(String key, String value) throws ConfigException {

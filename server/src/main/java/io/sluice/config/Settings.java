@@ -89,7 +89,7 @@ public final class Settings {
         return Duration.of((Long) typed(name, KeyType.TIME), ChronoUnit.MICROS);
     }
 
-    /** TIME value in nanoseconds (the unit of {@code io.sluice.pool.PoolSettings}). */
+    /** TIME value in nanoseconds (the unit the pool engine uses). */
     public long nanos(String name) {
         return (Long) typed(name, KeyType.TIME) * 1000L;
     }

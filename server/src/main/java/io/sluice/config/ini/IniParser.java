@@ -38,14 +38,19 @@ public final class IniParser {
 
     /** Reads {@code file} (named in messages as {@code file.toString()}) and its includes. */
     public List<IniLine> parse(Path file) throws IniException {
+        return parse(workingDir.resolve(file), file.toString());
+    }
+
+    /** Reads {@code file}, naming it {@code name} in messages, and its includes. */
+    public List<IniLine> parse(Path file, String name) throws IniException {
         List<IniLine> out = new ArrayList<>();
         String text;
         try {
             text = read(file);
         } catch (IOException e) {
-            throw new IniException(file.toString(), 0, "could not read config file: " + reason(e));
+            throw new IniException(name, 0, "could not read config file: " + reason(e));
         }
-        parseText(file.toString(), text, 0, out);
+        parseText(name, text, 0, out);
         return out;
     }
 

@@ -48,7 +48,7 @@ final class Connect implements ServerConnector.Callback {
             return;
         }
         answered = true;
-        pool.connectSucceeded(this, server);
+        pool.creator().connectSucceeded(this, server);
     }
 
     @Override
@@ -57,6 +57,6 @@ final class Connect implements ServerConnector.Callback {
             return;
         }
         answered = true;
-        pool.connectFailed(this, sqlState, message);
+        pool.creator().connectFailed(this, sqlState, message);
     }
 }

@@ -52,28 +52,21 @@ public final class Pool {
     private final Clock clock;
     private final Scheduler scheduler;
     private final Randomness random;
-    private final ServerConnector connector;
     private final PoolEvents events;
-    private final ConnectionLimit databaseLimit;
-    private final ConnectionLimit userLimit;
     private PoolSettings settings;
 
     private final IdleQueue idle = new IdleQueue();
     private final Set<PooledServer> leased = new LinkedHashSet<>();
     private final Set<PooledServer> testing = new LinkedHashSet<>();
-    private final Set<Connect> connecting = new LinkedHashSet<>();
     private final HandoffQueue<Checkout> handoff = new HandoffQueue<>();
     private final Set<Checkout> pending = new LinkedHashSet<>();
     private final BurstGate gate = new BurstGate();
-    private final LoginRetry loginRetry = new LoginRetry();
     private final TransactionLatency latency = new TransactionLatency();
     private final ScalingCounters counters = new ScalingCounters();
     private final Anticipation anticipation;
     private final Recycler recycler = new Recycler(this);
+    private final Creator creator;
     private long epoch;
-    private int preReplacing;
-    /** Live servers whose replacement was started: the pool may exceed pool_size by these. */
-    private int replacedAlive;
     private boolean wakeScheduled;
     private boolean closed;
 
@@ -82,10 +75,8 @@ public final class Pool {
                 Clock clock, Scheduler scheduler, Randomness random) {
         this.key = key;
         this.settings = settings;
-        this.connector = connector;
         this.events = events;
-        this.databaseLimit = databaseLimit;
-        this.userLimit = userLimit;
+        this.creator = new Creator(this, connector, databaseLimit, userLimit);
         this.clock = clock;
         this.scheduler = scheduler;
         this.random = random;
@@ -196,12 +187,12 @@ public final class Pool {
 
     /** All connections of the pool: idle, leased, probing and being opened. */
     public int size() {
-        return idle.size() + leased.size() + testing.size() + connecting.size();
+        return idle.size() + leased.size() + testing.size() + creator.connecting().size();
     }
 
     /** Connects in flight (burst-gate slots plus pre-replacements). */
     public int inflight() {
-        return connecting.size();
+        return creator.connecting().size();
     }
 
     public ScalingSnapshot scaling() {
@@ -221,7 +212,11 @@ public final class Pool {
     }
 
     Set<Connect> connecting() {
-        return connecting;
+        return creator.connecting();
+    }
+
+    Randomness random() {
+        return random;
     }
 
     // ------------------------------------------------------------------ engine internals
@@ -258,6 +253,10 @@ public final class Pool {
         return anticipation;
     }
 
+    Creator creator() {
+        return creator;
+    }
+
     Recycler recycler() {
         return recycler;
     }
@@ -271,7 +270,7 @@ public final class Pool {
     }
 
     CheckoutFailure lastLoginFailure() {
-        return new CheckoutFailure(CheckoutFailure.Kind.CONNECT_FAILED, loginRetry.sqlState(), loginRetry.message());
+        return creator.lastLoginFailure();
     }
 
     /** Why {@code s} must not be reused, or null. */
@@ -327,7 +326,7 @@ public final class Pool {
             return;
         }
         // Lazy shrink after a reload lowered pool_size (pre-replacement overlap excepted).
-        if (size() > settings.poolSize() + replacedAlive) {
+        if (size() > settings.poolSize() + creator.replacedAlive()) {
             closeServer(s, "pool size reduced");
             return;
         }
@@ -358,126 +357,19 @@ public final class Pool {
             default -> { }
         }
         s.state(ServerState.CLOSED);
-        if (s.replacementRequested()) {
-            replacedAlive--;
-        }
+        creator.serverClosed(s);
         s.handle().close(reason);
         events.serverClosed(key, s.handle().id(), reason);
-        releaseLimits();
+        creator.releaseLimits();
         requestGateWake();
     }
 
-    /** Phase 6 (or replenish when {@code owner} is null): takes a gate slot and starts connect(). */
     CreateStart tryStartCreate(Checkout owner) {
-        if (closed) {
-            return CreateStart.CLOSED;
-        }
-        if (size() >= settings.poolSize()) {
-            return CreateStart.POOL_FULL;
-        }
-        if (loginRetry.blocks(now(), settings.serverLoginRetry())) {
-            return CreateStart.LOGIN_RETRY;
-        }
-        if (!gate.hasFreeSlot(settings.maxParallelCreates())) {
-            return CreateStart.GATE_BUSY;
-        }
-        if (!acquireLimits()) {
-            return CreateStart.LIMIT;
-        }
-        gate.take();
-        if (owner != null) {
-            owner.connecting();
-        }
-        startConnect(new Connect(this, owner, null, now(), epoch));
-        return CreateStart.STARTED;
+        return creator.tryStart(owner);
     }
 
-    /** Pre-replacement of a connection near the end of its lifetime (checkout path only). */
     void preReplace(PooledServer old) {
-        if (old.replacementRequested() || closed || preReplacing >= LifetimePolicy.MAX_PRE_REPLACEMENTS
-                || loginRetry.blocks(now(), settings.serverLoginRetry())
-                || size() >= settings.poolSize() + LifetimePolicy.MAX_PRE_REPLACEMENTS
-                || !acquireLimits()) {
-            return;
-        }
-        old.replacementRequested(true);
-        replacedAlive++;
-        preReplacing++;
-        startConnect(new Connect(this, null, old, now(), epoch));
-    }
-
-    private void startConnect(Connect c) {
-        connecting.add(c);
-        counters.createStarted();
-        connector.connect(key, c);
-    }
-
-    void connectSucceeded(Connect c, io.sluice.pool.ServerHandle handle) {
-        endConnect(c);
-        PooledServer s = new PooledServer(handle, now(), epoch, lifetimeFactor());
-        events.serverCreated(key, handle.id());
-        loginRetry.clear();
-        Checkout owner = c.owner();
-        boolean ownerWaits = owner != null && owner.phase() == Checkout.Phase.CONNECTING;
-        if (closed || c.epoch() < epoch) {
-            closeServer(s, closed ? "pool closed" : "RECONNECT");
-            if (ownerWaits) {
-                owner.phase5();
-            }
-        } else if (ownerWaits) {
-            owner.grant(s);
-        } else {
-            offer(s);
-        }
-        requestGateWake();
-    }
-
-    void connectFailed(Connect c, String sqlState, String message) {
-        endConnect(c);
-        releaseLimits();
-        loginRetry.recordFailure(now(), sqlState, message);
-        events.connectFailed(key, sqlState, message);
-        PooledServer old = c.replacing();
-        if (old != null && old.state() != ServerState.CLOSED) {
-            old.replacementRequested(false);
-            replacedAlive--;
-        }
-        Checkout owner = c.owner();
-        if (owner != null && owner.phase() == Checkout.Phase.CONNECTING) {
-            owner.fail(new CheckoutFailure(CheckoutFailure.Kind.CONNECT_FAILED, sqlState, message));
-        }
-        requestGateWake();
-    }
-
-    private double lifetimeFactor() {
-        return 1.0 - LifetimePolicy.JITTER + 2 * LifetimePolicy.JITTER * random.nextDouble();
-    }
-
-    private void endConnect(Connect c) {
-        connecting.remove(c);
-        if (c.replacing() != null) {
-            preReplacing--;
-        } else {
-            gate.release();
-        }
-    }
-
-    private boolean acquireLimits() {
-        if (!databaseLimit.tryAcquire()) {
-            return false;
-        }
-        if (userLimit != databaseLimit && !userLimit.tryAcquire()) {
-            databaseLimit.releaseQuietly();
-            return false;
-        }
-        return true;
-    }
-
-    private void releaseLimits() {
-        databaseLimit.release();
-        if (userLimit != databaseLimit) {
-            userLimit.release();
-        }
+        creator.preReplace(old);
     }
 
     /** Coalesced, deferred wake of the burst-gate queue (capacity or a slot may be free). */

@@ -15,8 +15,11 @@ public final class WarmGate {
         return (int) ((long) s.poolSize() * s.warmPoolRatioPercent() / 100);
     }
 
-    /** True when a pool holding {@code size} connections (all states, connects included) is cold. */
+    /**
+     * True when a pool holding {@code size} connections (all states, connects included) is cold.
+     * An empty pool is always cold, whatever the ratio: no neighbour can return anything.
+     */
     public static boolean isCold(int size, PoolSettings s) {
-        return size < threshold(s);
+        return size < Math.max(1, threshold(s));
     }
 }

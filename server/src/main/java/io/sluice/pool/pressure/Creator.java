@@ -1,0 +1,167 @@
+package io.sluice.pool.pressure;
+
+import io.sluice.pool.CheckoutFailure;
+import io.sluice.pool.ConnectionLimit;
+import io.sluice.pool.LifetimePolicy;
+import io.sluice.pool.PooledServer;
+import io.sluice.pool.ServerConnector;
+import io.sluice.pool.ServerHandle;
+import io.sluice.pool.ServerState;
+import java.util.LinkedHashSet;
+import java.util.Set;
+
+/**
+ * Phase 6 and the other ways a pool opens connections (replenish, pre-replacement): gate slot,
+ * database/user caps, server_login_retry, the connects in flight and where their result goes.
+ * Engine thread only.
+ */
+final class Creator {
+    private final Pool pool;
+    private final ServerConnector connector;
+    private final ConnectionLimit databaseLimit;
+    private final ConnectionLimit userLimit;
+    private final Set<Connect> connecting = new LinkedHashSet<>();
+    private final LoginRetry loginRetry = new LoginRetry();
+    private int preReplacing;
+    /** Live servers whose replacement was started: the pool may exceed pool_size by these. */
+    private int replacedAlive;
+
+    Creator(Pool pool, ServerConnector connector, ConnectionLimit databaseLimit, ConnectionLimit userLimit) {
+        this.pool = pool;
+        this.connector = connector;
+        this.databaseLimit = databaseLimit;
+        this.userLimit = userLimit;
+    }
+
+    Set<Connect> connecting() {
+        return connecting;
+    }
+
+    int replacedAlive() {
+        return replacedAlive;
+    }
+
+    CheckoutFailure lastLoginFailure() {
+        return new CheckoutFailure(CheckoutFailure.Kind.CONNECT_FAILED, loginRetry.sqlState(), loginRetry.message());
+    }
+
+    void serverClosed(PooledServer s) {
+        if (s.replacementRequested()) {
+            replacedAlive--;
+        }
+    }
+
+    /** Phase 6 (or replenish when {@code owner} is null): takes a gate slot and starts connect(). */
+    Pool.CreateStart tryStart(Checkout owner) {
+        if (pool.isClosed()) {
+            return Pool.CreateStart.CLOSED;
+        }
+        if (pool.size() >= pool.settings().poolSize()) {
+            return Pool.CreateStart.POOL_FULL;
+        }
+        if (loginRetry.blocks(pool.now(), pool.settings().serverLoginRetry())) {
+            return Pool.CreateStart.LOGIN_RETRY;
+        }
+        if (!pool.gate().hasFreeSlot(pool.settings().maxParallelCreates())) {
+            return Pool.CreateStart.GATE_BUSY;
+        }
+        if (!acquireLimits()) {
+            return Pool.CreateStart.LIMIT;
+        }
+        pool.gate().take();
+        if (owner != null) {
+            owner.connecting();
+        }
+        startConnect(new Connect(pool, owner, null, pool.now(), pool.epoch()));
+        return Pool.CreateStart.STARTED;
+    }
+
+    /** Pre-replacement of a connection near the end of its lifetime (checkout path only). */
+    void preReplace(PooledServer old) {
+        if (old.replacementRequested() || pool.isClosed() || preReplacing >= LifetimePolicy.MAX_PRE_REPLACEMENTS
+                || loginRetry.blocks(pool.now(), pool.settings().serverLoginRetry())
+                || pool.size() >= pool.settings().poolSize() + LifetimePolicy.MAX_PRE_REPLACEMENTS
+                || !acquireLimits()) {
+            return;
+        }
+        old.replacementRequested(true);
+        replacedAlive++;
+        preReplacing++;
+        startConnect(new Connect(pool, null, old, pool.now(), pool.epoch()));
+    }
+
+    private void startConnect(Connect c) {
+        connecting.add(c);
+        pool.counters().createStarted();
+        connector.connect(pool.key(), c);
+    }
+
+    void connectSucceeded(Connect c, ServerHandle handle) {
+        endConnect(c);
+        PooledServer s = new PooledServer(handle, pool.now(), pool.epoch(), lifetimeFactor());
+        pool.events().serverCreated(pool.key(), handle.id());
+        loginRetry.clear();
+        Checkout owner = c.owner();
+        boolean ownerWaits = owner != null && owner.phase() == Checkout.Phase.CONNECTING;
+        if (pool.isClosed() || c.epoch() < pool.epoch()) {
+            pool.closeServer(s, pool.isClosed() ? "pool closed" : "RECONNECT");
+            if (ownerWaits) {
+                owner.phase5();
+            }
+        } else if (ownerWaits) {
+            owner.grant(s);
+        } else {
+            pool.offer(s);
+        }
+        pool.requestGateWake();
+    }
+
+    void connectFailed(Connect c, String sqlState, String message) {
+        endConnect(c);
+        releaseLimits();
+        loginRetry.recordFailure(pool.now(), sqlState, message);
+        pool.events().connectFailed(pool.key(), sqlState, message);
+        PooledServer old = c.replacing();
+        if (old != null && old.state() != ServerState.CLOSED) {
+            old.replacementRequested(false);
+            replacedAlive--;
+        }
+        Checkout owner = c.owner();
+        if (owner != null && owner.phase() == Checkout.Phase.CONNECTING) {
+            owner.fail(new CheckoutFailure(CheckoutFailure.Kind.CONNECT_FAILED, sqlState, message));
+        }
+        pool.requestGateWake();
+    }
+
+    private double lifetimeFactor() {
+        return 1.0 - LifetimePolicy.JITTER + 2 * LifetimePolicy.JITTER * pool.random().nextDouble();
+    }
+
+    private void endConnect(Connect c) {
+        connecting.remove(c);
+        if (c.replacing() != null) {
+            preReplacing--;
+        } else {
+            pool.gate().release();
+        }
+    }
+
+    private boolean acquireLimits() {
+        if (!databaseLimit.tryAcquire()) {
+            return false;
+        }
+        if (userLimit != databaseLimit && !userLimit.tryAcquire()) {
+            databaseLimit.releaseQuietly();
+            return false;
+        }
+        return true;
+    }
+
+    void releaseLimits() {
+        databaseLimit.release();
+        if (userLimit != databaseLimit) {
+            userLimit.release();
+        }
+    }
+
+}

@@ -1,0 +1,58 @@
+package io.sluice.pool.pressure;
+
+import static io.sluice.pool.pressure.Harness.MS;
+import static io.sluice.pool.pressure.Harness.S;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.sluice.pool.fakes.Settings;
+import io.sluice.pool.fakes.TestWaiter;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** Phase 5: the burst budget keeps a pool growing while returns keep coming. */
+class BurstGateTest {
+
+    @Test
+    void budgetExhaustedPathMakesProgressWhenReturnsKeepComing() {
+        Settings s = new Settings();
+        s.poolSize = 12;
+        s.warmPoolRatioPercent = 0;   // always in the anticipation zone
+        s.fastRetries = 0;
+        Harness h = new Harness(s, 5 * MS);
+        h.warm(8);
+        for (int i = 0; i < 50; i++) {
+            h.pool.recordTransaction(20 * MS); // p99 ≈ 20 ms: handoff cap ≈ 40 ms, burst budget ≈ 40 ms
+        }
+        h.connector.delay(300 * MS);     // slow connects keep the gate full
+
+        List<TestWaiter> clients = new ArrayList<>();
+        for (int t = 0; t < 1500; t++) {  // demand ≈ 10 concurrent > 8 connections
+            clients.add(h.checkoutHolding(20 * MS));
+            h.vt.advanceMillis(2);
+        }
+        h.vt.runAll(60 * S);
+
+        assertThat(clients).allMatch(TestWaiter::served);
+        assertThat(h.pool.scaling().gateBudgetExhausted()).isGreaterThan(0);
+        assertThat(h.connector.maxLive).isGreaterThan(8).isLessThanOrEqualTo(12);
+        assertThat(h.connector.maxInflight).isLessThanOrEqualTo(2);
+        assertThat(h.pool.scaling().createFallback()).isGreaterThan(0);
+    }
+
+    @Test
+    void coldPoolSkipsAnticipationAndConnectsAtMostTwoAtATime() {
+        Settings s = new Settings();
+        s.poolSize = 40;
+        Harness h = new Harness(s, 10 * MS);
+        for (int i = 0; i < 6; i++) {
+            h.checkout();
+        }
+        assertThat(h.pool.inflight()).isEqualTo(2);
+        assertThat(h.pool.snapshot().svLogin()).isEqualTo(2);
+        assertThat(h.pool.scaling().anticipationTimeout()).isZero();
+        h.vt.runAll(S);
+        assertThat(h.connector.attempts).isEqualTo(6);
+        assertThat(h.connector.maxInflight).isEqualTo(2);
+    }
+}

@@ -1,0 +1,131 @@
+package io.sluice.pool.pressure;
+
+import static io.sluice.pool.pressure.Harness.MS;
+import static io.sluice.pool.pressure.Harness.S;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.sluice.pool.fakes.Settings;
+import io.sluice.pool.fakes.TestWaiter;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.TreeSet;
+import org.junit.jupiter.api.Test;
+
+/** Phase 4: FIFO direct handoff, dead waiters, jittered deadlines; and the Lease contract. */
+class HandoffTest {
+
+    private static Harness fullPool(int size) {
+        Settings s = new Settings();
+        s.poolSize = size;
+        Harness h = new Harness(s, 5 * MS);
+        h.warm(size);
+        return h;
+    }
+
+    @Test
+    void handoffsAreDeliveredInStrictFifoOrder() {
+        Harness h = fullPool(2);
+        TestWaiter a = h.checkout();
+        TestWaiter b = h.checkout();
+        List<TestWaiter> queued = new ArrayList<>();
+        for (int i = 0; i < 10; i++) {
+            queued.add(h.checkoutHolding(1 * MS));
+            h.vt.advance(10_000); // distinct arrival instants
+        }
+        h.grants.clear();
+        a.lease.release();
+        b.lease.release();
+        h.vt.runAll(10 * S);
+
+        assertThat(h.grants).containsExactlyElementsOf(queued);
+        assertThat(h.connector.attempts).isEqualTo(2); // only the warm-up connects
+        assertThat(h.pool.scaling().anticipationNotify()).isEqualTo(10);
+    }
+
+    @Test
+    void aWaiterWhoseClientLeftIsSkipped() {
+        Harness h = fullPool(1);
+        TestWaiter holder = h.checkout();
+        TestWaiter first = h.checkout();
+        TestWaiter gone = h.checkout();
+        TestWaiter third = h.checkout();
+        h.vt.advanceMillis(1);
+        gone.leave();
+        assertThat(h.pool.snapshot().clWaiting()).isEqualTo(2);
+
+        holder.lease.release();
+        h.vt.runUntilIdle();
+        assertThat(first.served()).isTrue();
+        first.lease.release();
+        h.vt.runUntilIdle();
+
+        assertThat(third.served()).isTrue();
+        assertThat(gone.outcomes).isZero();
+    }
+
+    @Test
+    void jitteredDeadlinesDoNotExpireTogether() {
+        Harness h = fullPool(2);
+        h.checkout();
+        h.checkout();
+        for (int i = 0; i < 50; i++) {
+            h.checkout();
+        }
+        h.vt.runUntilIdle();
+        TreeSet<Long> expiryMillis = new TreeSet<>();
+        long base = h.pool.scaling().anticipationTimeout();
+        long seen = 0;
+        for (int ms = 0; ms < 1000; ms++) {
+            h.vt.advanceMillis(1);
+            long n = h.pool.scaling().anticipationTimeout() - base;
+            if (n > seen) {
+                expiryMillis.add((long) ms);
+                seen = n;
+            }
+        }
+        assertThat(seen).isEqualTo(50);
+        assertThat(expiryMillis.size()).isGreaterThan(25);
+        assertThat(expiryMillis.first()).isGreaterThanOrEqualTo(250);
+        assertThat(expiryMillis.last()).isLessThanOrEqualTo(500);
+        assertThat(expiryMillis.last() - expiryMillis.first()).isGreaterThan(100);
+    }
+
+    @Test
+    void waitingIsBoundedByQueryWaitTimeout() {
+        Settings s = new Settings();
+        s.poolSize = 1;
+        s.queryWaitTimeout = 2 * S;
+        Harness h = new Harness(s, 5 * MS);
+        h.warm(1);
+        h.checkout();
+        TestWaiter late = h.checkout();
+        h.vt.advanceMillis(1999);
+        assertThat(late.outcomes).isZero();
+        assertThat(h.pool.snapshot().maxwait()).isEqualTo(1);
+        h.vt.advanceMillis(1);
+        assertThat(late.failure).isNotNull();
+        assertThat(late.failure.sqlState()).isEqualTo("08P01");
+        assertThat(late.failure.message()).isEqualTo("query_wait_timeout");
+        assertThat(h.pool.snapshot().clWaiting()).isZero();
+    }
+
+    @Test
+    void leaseIsReleasedExactlyOnce() {
+        Harness h = fullPool(1);
+        TestWaiter w = h.checkout();
+        w.lease.release();
+        assertThatThrownBy(() -> w.lease.release()).isInstanceOf(IllegalStateException.class);
+        assertThatThrownBy(() -> w.lease.discard("x")).isInstanceOf(IllegalStateException.class);
+        assertThat(h.pool.snapshot().svIdle()).isEqualTo(1);
+    }
+
+    @Test
+    void discardClosesAndShrinks() {
+        Harness h = fullPool(1);
+        TestWaiter w = h.checkout();
+        w.lease.discard("client gone mid-query");
+        assertThat(h.connector.handles.get(0).closeReason()).isEqualTo("client gone mid-query");
+        assertThat(h.pool.size()).isZero();
+    }
+}

@@ -1,0 +1,118 @@
+package io.sluice.pool.pressure;
+
+import static io.sluice.pool.pressure.Harness.MS;
+import static io.sluice.pool.pressure.Harness.S;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.sluice.pool.CheckoutFailure;
+import io.sluice.pool.ServerHandle.Probe;
+import io.sluice.pool.fakes.FakeServerHandle;
+import io.sluice.pool.fakes.Settings;
+import io.sluice.pool.fakes.TestWaiter;
+import org.junit.jupiter.api.Test;
+
+/** Phase 1 recycle check, RECONNECT epochs and server_login_retry. */
+class RecycleTest {
+
+    private static Harness harness(int poolSize) {
+        Settings s = new Settings();
+        s.poolSize = poolSize;
+        s.serverCheckDelay = 30 * S;
+        s.serverLoginRetry = 15 * S;
+        return new Harness(s, 5 * MS);
+    }
+
+    @Test
+    void inTransactionConnectionGetsARollbackProbeFirst() {
+        Harness h = harness(2);
+        h.warm(1);
+        FakeServerHandle srv = h.connector.handles.get(0);
+        srv.inTransaction(true);
+        srv.holdProbes(true);
+        TestWaiter w = h.checkout();
+        assertThat(srv.probes).containsExactly(Probe.ROLLBACK);
+        assertThat(h.pool.snapshot().svTested()).isEqualTo(1);
+        assertThat(h.pool.snapshot().servers().get(0).state()).isEqualTo("tested");
+        assertThat(w.outcomes).isZero();
+        srv.inTransaction(false);
+        srv.answerProbes(true);
+        assertThat(w.served()).isTrue();
+        assertThat(w.lease.server()).isSameAs(srv);
+        assertThat(h.pool.snapshot().svActive()).isEqualTo(1);
+    }
+
+    @Test
+    void livenessProbeAfterCheckDelayAndAFailedProbeClosesAndMovesOn() {
+        Harness h = harness(2);
+        h.warm(1);
+        FakeServerHandle srv = h.connector.handles.get(0);
+        h.vt.advance(31 * S);
+        srv.probeResult(false);
+        TestWaiter w = h.checkout();
+        assertThat(srv.probes).containsExactly(Probe.CHECK);
+        assertThat(srv.isClosed()).isTrue();
+        h.vt.runAll(S);
+        assertThat(w.served()).isTrue();
+        assertThat(w.lease.server()).isNotSameAs(srv);
+    }
+
+    @Test
+    void noProbeWithinCheckDelay() {
+        Harness h = harness(2);
+        h.warm(1);
+        h.vt.advance(29 * S);
+        TestWaiter w = h.checkout();
+        assertThat(w.served()).isTrue();
+        assertThat(h.connector.handles.get(0).probes).isEmpty();
+    }
+
+    @Test
+    void reconnectClosesIdleNowAndLeasedAtRelease() {
+        Harness h = harness(3);
+        h.warm(2);
+        TestWaiter leased = h.checkout();
+        FakeServerHandle busy = (FakeServerHandle) leased.lease.server();
+        h.pool.reconnect();
+        assertThat(h.pool.snapshot().svIdle()).isZero();
+        assertThat(busy.isClosed()).isFalse();
+        leased.lease.release();
+        assertThat(busy.isClosed()).isTrue();
+        assertThat(busy.closeReason()).isEqualTo("RECONNECT");
+        TestWaiter next = h.checkout();
+        h.vt.runAll(S);
+        assertThat(next.served()).isTrue();
+        assertThat(h.connector.live).isEqualTo(1);
+    }
+
+    @Test
+    void deadConnectionInIdleIsSkipped() {
+        Harness h = harness(2);
+        h.warm(2);
+        h.connector.handles.get(0).die();
+        TestWaiter w = h.checkout();
+        assertThat(w.lease.server()).isSameAs(h.connector.handles.get(1));
+        assertThat(h.pool.size()).isEqualTo(1);
+    }
+
+    @Test
+    void serverLoginRetryFailsNewConnectsWithTheLastErrorInstead() {
+        Harness h = harness(4);
+        h.connector.failWith("28P01", "password authentication failed for user \"user\"");
+        TestWaiter first = h.checkout();
+        h.vt.runAll(S);
+        assertThat(first.failure.kind()).isEqualTo(CheckoutFailure.Kind.CONNECT_FAILED);
+        assertThat(first.failure.sqlState()).isEqualTo("28P01");
+        int attempts = h.connector.attempts;
+
+        TestWaiter during = h.checkout();
+        assertThat(during.failure).isEqualTo(first.failure);
+        assertThat(h.connector.attempts).isEqualTo(attempts);
+
+        h.connector.failWith(null, null);
+        h.vt.advance(15 * S);
+        TestWaiter after = h.checkout();
+        h.vt.runAll(S);
+        assertThat(after.served()).isTrue();
+        assertThat(h.connector.attempts).isEqualTo(attempts + 1);
+    }
+}

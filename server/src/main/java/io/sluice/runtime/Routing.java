@@ -93,7 +93,8 @@ public final class Routing {
                 Math.min(poolSize, db.minPoolSize().orElse(config.minPoolSize())),
                 reserve,
                 config.reservePoolTimeout().toNanos(),
-                config.queryWaitTimeout().toNanos(),
+                // PgBouncer: 0 = wait forever; existing configs must keep that meaning.
+                config.queryWaitTimeout().isZero() ? Long.MAX_VALUE : config.queryWaitTimeout().toNanos(),
                 lifetime,
                 config.serverIdleTimeout().toNanos(),
                 s.nanos("server_check_delay"),

@@ -347,9 +347,10 @@ public final class ClientSession extends ChannelInboundHandlerAdapter implements
                 stats.add(DatabaseStats.BIND, 1);
             }
         }
-        if (server == null) {
+        if (state != State.ACTIVE) {
+            // waiting for a server, or its parameters are being synced: keep the client's order
             pending.add(frame);
-            if (waiting == null) {
+            if (server == null && waiting == null) {
                 requestServer();
             }
             return;

@@ -23,19 +23,21 @@ public final class FrameDecoder extends ByteToMessageDecoder {
         this.maxPacketSize = value;
     }
 
+    /** Up to 8 header bytes in hex, as PgBouncer prints them in "bad packet header". */
+    static String headerHex(ByteBuf in) {
+        return io.netty.buffer.ByteBufUtil.hexDump(in, in.readerIndex(), Math.min(8, in.readableBytes()));
+    }
+
     @Override
     protected void decode(ChannelHandlerContext ctx, ByteBuf in, List<Object> out) {
         while (in.readableBytes() >= 5) {
             int start = in.readerIndex();
             byte type = in.getByte(start);
             int len = in.getInt(start + 1);
-            if (len < 4) {
+            if (len < 4 || (long) len + 1 > maxPacketSize) {
+                String header = headerHex(in);
                 in.skipBytes(in.readableBytes());
-                throw new ProtocolException("invalid packet length");
-            }
-            if ((long) len + 1 > maxPacketSize) {
-                in.skipBytes(in.readableBytes());
-                throw new ProtocolException("max_packet_size exceeded");
+                throw new ProtocolException("bad packet header: '" + header + "'");
             }
             if (in.readableBytes() < len + 1) {
                 return;

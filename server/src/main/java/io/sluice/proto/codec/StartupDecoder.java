@@ -27,8 +27,9 @@ public final class StartupDecoder extends ByteToMessageDecoder {
         }
         int len = in.getInt(in.readerIndex());
         if (len < 8 || len > MAX_STARTUP_LENGTH) {
+            String header = FrameDecoder.headerHex(in);
             in.skipBytes(in.readableBytes());
-            throw new ProtocolException("bad packet header");
+            throw new ProtocolException("bad packet header: '" + header + "'");
         }
         if (in.readableBytes() < len) {
             return;

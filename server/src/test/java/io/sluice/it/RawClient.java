@@ -1,0 +1,98 @@
+package io.sluice.it;
+
+import java.io.ByteArrayOutputStream;
+import java.io.DataInputStream;
+import java.io.EOFException;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.net.Socket;
+import java.net.SocketTimeoutException;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/** A hand-driven protocol client for feeding Sluice malformed input. */
+final class RawClient implements AutoCloseable {
+    final Socket socket;
+    private final DataInputStream in;
+    private final OutputStream out;
+
+    RawClient(int port) throws IOException {
+        socket = new Socket("127.0.0.1", port);
+        socket.setSoTimeout(15_000);
+        in = new DataInputStream(socket.getInputStream());
+        out = socket.getOutputStream();
+    }
+
+    void send(byte[] bytes) throws IOException {
+        out.write(bytes);
+        out.flush();
+    }
+
+    static byte[] startup(Map<String, String> params) {
+        ByteArrayOutputStream body = new ByteArrayOutputStream();
+        params.forEach((k, v) -> {
+            body.writeBytes((k + "\0" + v + "\0").getBytes(StandardCharsets.UTF_8));
+        });
+        body.write(0);
+        ByteBuffer b = ByteBuffer.allocate(8 + body.size());
+        b.putInt(8 + body.size()).putInt(196608).put(body.toByteArray());
+        return b.array();
+    }
+
+    static byte[] query(String sql) {
+        byte[] s = (sql + "\0").getBytes(StandardCharsets.UTF_8);
+        return ByteBuffer.allocate(5 + s.length).put((byte) 'Q').putInt(4 + s.length).put(s).array();
+    }
+
+    /** Reads messages until ReadyForQuery or ErrorResponse; returns the error fields, or null at ReadyForQuery. */
+    Map<Character, String> readUntilReadyOrError() throws IOException {
+        while (true) {
+            byte type = in.readByte();
+            int len = in.readInt();
+            byte[] body = new byte[len - 4];
+            in.readFully(body);
+            if (type == 'E') {
+                return fields(body);
+            }
+            if (type == 'Z') {
+                return null;
+            }
+        }
+    }
+
+    /** True when the server closed the connection (EOF) within the socket timeout. */
+    boolean closedByServer() throws IOException {
+        try {
+            while (in.read() >= 0) {
+                // drain whatever came before the close
+            }
+            return true;
+        } catch (SocketTimeoutException e) {
+            return false;
+        } catch (EOFException | java.net.SocketException e) {
+            return true;
+        }
+    }
+
+    static Map<Character, String> fields(byte[] body) {
+        Map<Character, String> f = new LinkedHashMap<>();
+        int i = 0;
+        while (i < body.length && body[i] != 0) {
+            char code = (char) body[i++];
+            int end = i;
+            while (body[end] != 0) {
+                end++;
+            }
+            f.put(code, new String(body, i, end - i, StandardCharsets.UTF_8));
+            i = end + 1;
+        }
+        return f;
+    }
+
+    @Override
+    public void close() throws IOException {
+        socket.close();
+    }
+}

@@ -279,9 +279,7 @@ public final class ServerConnection extends ChannelInboundHandlerAdapter impleme
         byte t = frame.type();
         if (t == 'Z') {
             status = BackendDecoding.readyStatus(frame);
-            ServerListener l = listener;
-            l.onServerFrame(frame);
-            l.onReady(status);
+            listener.onReady(status, frame);
             return;
         }
         if (t == 'S') {

@@ -8,8 +8,11 @@ public interface ServerListener {
     /** A frame for the client; the listener takes ownership of the reference. */
     void onServerFrame(Frame frame);
 
-    /** A ReadyForQuery was just passed on (after {@link #onServerFrame}). */
-    void onReady(TransactionStatus status);
+    /**
+     * A ReadyForQuery arrived; the listener owns {@code frame} and decides whether the client
+     * gets it (statement mode refuses a transaction block instead of passing it on).
+     */
+    void onReady(TransactionStatus status, Frame frame);
 
     /** The server channel finished a read burst: flush what was written to the client. */
     void onServerReadComplete();

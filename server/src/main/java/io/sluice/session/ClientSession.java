@@ -470,7 +470,14 @@ public final class ClientSession extends ChannelInboundHandlerAdapter implements
     }
 
     @Override
-    public void onReady(TransactionStatus status) {
+    public void onReady(TransactionStatus status, Frame frame) {
+        if (route.mode() == PoolMode.STATEMENT && status.inTransaction()) {
+            frame.release();
+            fail(PgError.fatal(SqlState.PROTOCOL_VIOLATION, "transaction blocks not allowed in statement pooling mode"),
+                    "transaction blocks not allowed in statement pooling mode");
+            return;
+        }
+        onServerFrame(frame);
         if (pendingSyncs > 0) {
             pendingSyncs--;
         }
@@ -493,11 +500,6 @@ public final class ClientSession extends ChannelInboundHandlerAdapter implements
                 releaseServer();
                 return;
             }
-        } else if (route.mode() == PoolMode.STATEMENT) {
-            channel.flush();
-            fail(PgError.fatal(SqlState.PROTOCOL_VIOLATION, "transaction blocks not allowed in statement pooling mode"),
-                    "transaction blocks not allowed in statement pooling mode");
-            return;
         }
         armIdleTimers();
     }

@@ -1,0 +1,87 @@
+#!/usr/bin/env bash
+# Side-by-side pgbench select-only through PgBouncer and through Sluice, on one throwaway
+# PostgreSQL, same pgbouncer.ini (only the port differs). Prints TPS and latency for each
+# client count and the Sluice/PgBouncer ratios. Loopback only; every run is bounded by -T.
+#
+#   bench/pgbench-compare.sh [seconds-per-run] [client counts...]
+#   e.g. bench/pgbench-compare.sh 15 1 50 200
+#
+# Needs: server/target/sluice.jar (mvn -q package -DskipTests), pgbouncer, PostgreSQL binaries.
+set -euo pipefail
+here=$(cd "$(dirname "$0")/.." && pwd)
+secs=${1:-15}; shift || true
+clients=("$@"); [ ${#clients[@]} -gt 0 ] || clients=(1 50 200)
+jar="$here/server/target/sluice.jar"
+[ -f "$jar" ] || { echo "missing $jar: run 'mvn -q package -DskipTests' first" >&2; exit 2; }
+pgbouncer=$(command -v pgbouncer || echo /usr/sbin/pgbouncer)
+[ -x "$pgbouncer" ] || { echo "pgbouncer not installed (apt-get install -y pgbouncer)" >&2; exit 2; }
+pgbin=$(ls -d /usr/lib/postgresql/*/bin | sort -V | tail -1)
+
+work=$(mktemp -d /tmp/sluice-bench.XXXXXX); chmod 755 "$work"
+as_pg() { if [ "$(id -u)" = 0 ]; then setpriv --reuid=postgres --regid=postgres --init-groups -- "$@"; else "$@"; fi; }
+[ "$(id -u)" = 0 ] && chown postgres: "$work"
+free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
+pg_port=$(free_port); pgb_port=$(free_port); sl_port=$(free_port)
+pids=()
+cleanup() {
+  for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done
+  as_pg "$pgbin/pg_ctl" -D "$work/data" -m immediate stop >/dev/null 2>&1 || true
+  rm -rf "$work"
+}
+trap cleanup EXIT
+
+as_pg "$pgbin/initdb" -D "$work/data" -U postgres -A trust >/dev/null
+cat >> "$work/data/postgresql.conf" <<CONF
+listen_addresses = '127.0.0.1'
+port = $pg_port
+unix_socket_directories = '$work'
+max_connections = 300
+fsync = off
+synchronous_commit = off
+CONF
+as_pg "$pgbin/pg_ctl" -D "$work/data" -l "$work/pg.log" -w start >/dev/null
+"$pgbin/pgbench" -q -i -s 10 -h 127.0.0.1 -p "$pg_port" -U postgres postgres >/dev/null 2>&1
+
+ini() { # $1 = listen port
+  cat <<INI
+[databases]
+postgres = host=127.0.0.1 port=$pg_port dbname=postgres
+[pgbouncer]
+listen_addr = 127.0.0.1
+listen_port = $1
+unix_socket_dir = $work
+auth_type = trust
+auth_file = $work/userlist.txt
+pool_mode = transaction
+default_pool_size = 20
+max_client_conn = 600
+log_connections = 0
+log_disconnections = 0
+INI
+}
+echo '"postgres" ""' > "$work/userlist.txt"
+ini "$pgb_port" > "$work/pgbouncer.ini"
+ini "$sl_port" > "$work/sluice.ini"
+[ "$(id -u)" = 0 ] && chown postgres: "$work"/*.ini "$work/userlist.txt"
+as_pg "$pgbouncer" -q "$work/pgbouncer.ini" & pids+=($!)
+java -Xrs -jar "$jar" -q "$work/sluice.ini" & pids+=($!)
+for port in "$pgb_port" "$sl_port"; do
+  for _ in $(seq 1 100); do (exec 3<>/dev/tcp/127.0.0.1/"$port") 2>/dev/null && break; sleep 0.1; done
+done
+
+run() { # $1 port, $2 clients -> "tps lat_ms"
+  local out
+  out=$("$pgbin/pgbench" -n -S -M extended -c "$2" -j 2 -T "$secs" -h 127.0.0.1 -p "$1" -U postgres postgres 2>&1)
+  local tps lat
+  tps=$(sed -n 's/^tps = \([0-9.]*\).*/\1/p' <<<"$out")
+  lat=$(sed -n 's/^latency average = \([0-9.]*\) ms/\1/p' <<<"$out")
+  echo "${tps:-0} ${lat:-0}"
+}
+
+printf '%-8s %14s %14s %14s %14s %8s\n' clients pgb_tps pgb_lat_ms sluice_tps sluice_lat_ms ratio
+for c in "${clients[@]}"; do
+  read -r pt pl < <(run "$pgb_port" "$c")
+  read -r st sl < <(run "$sl_port" "$c")
+  ratio=$(python3 -c "print(f'{$st/$pt:.2f}' if $pt else 'n/a')")
+  printf '%-8s %14s %14s %14s %14s %8s\n' "$c" "$pt" "$pl" "$st" "$sl" "$ratio"
+done

@@ -1,0 +1,42 @@
+package io.sluice.runtime;
+
+import io.sluice.config.ConfigException;
+import io.sluice.config.ConfigLoader;
+import io.sluice.config.ConfigSnapshot;
+import io.sluice.log.Log;
+
+import java.nio.file.Path;
+
+/**
+ * Starts Sluice from a pgbouncer.ini: loads the whole config first (a bad line names file and
+ * line and nothing starts), configures logging, binds, and hands the process shell its
+ * {@link Lifecycle}.
+ */
+public final class SluiceStarter implements ServerStarter {
+    @Override
+    public Lifecycle start(Path config, CliOptions options) throws Exception {
+        ConfigSnapshot snapshot;
+        try {
+            snapshot = ConfigLoader.load(config);
+        } catch (ConfigException e) {
+            throw new FatalError(e.getMessage() + "\ncannot load config file " + config);
+        }
+        return start(snapshot, options);
+    }
+
+    static Lifecycle start(ConfigSnapshot snapshot, CliOptions options) throws Exception {
+        Log log = Log.global();
+        String logfile = snapshot.settings().string("logfile");
+        if (logfile != null && !logfile.isEmpty()) {
+            log.reopen(Path.of(logfile));
+        }
+        log.setVerbose(Math.max(options.verbose(), (int) snapshot.settings().integer("verbose")));
+        snapshot.warnings().forEach(log::warning);
+        SluiceServer server = new SluiceServer(snapshot);
+        Consoles.attach(server);
+        server.start();
+        log.info("process up: Sluice " + ServerAdminContext.VERSION + " (PgBouncer 1.25.2 compatible), listening on "
+                + snapshot.listenAddrs() + ":" + snapshot.listenPort());
+        return new ServerLifecycle(server);
+    }
+}

@@ -64,7 +64,7 @@ ini "$pgb_port" > "$work/pgbouncer.ini"
 ini "$sl_port" > "$work/sluice.ini"
 [ "$(id -u)" = 0 ] && chown postgres: "$work"/*.ini "$work/userlist.txt"
 as_pg "$pgbouncer" -q "$work/pgbouncer.ini" & pids+=($!)
-java -Xrs -jar "$jar" -q "$work/sluice.ini" & pids+=($!)
+SLUICE_JAR="$jar" "$here/server/src/main/dist/bin/sluice" -q "$work/sluice.ini" & pids+=($!)
 for port in "$pgb_port" "$sl_port"; do
   for _ in $(seq 1 100); do (exec 3<>/dev/tcp/127.0.0.1/"$port") 2>/dev/null && break; sleep 0.1; done
 done

@@ -227,7 +227,7 @@ public final class ServerConnection extends ChannelInboundHandlerAdapter impleme
         }
         boolean wasLogin = state == State.LOGIN;
         state = State.CLOSED;
-        Log.server(id, database, user(), remoteAddress(), remotePort(), "closing because: " + reason
+        Log.global().server(id, database, user(), remoteAddress(), remotePort(), "closing because: " + reason
                 + " (age=" + ((System.currentTimeMillis() - connectTimeMillis) / 1000) + "s)");
         if (channel.isActive()) {
             if (!wasLogin) {
@@ -372,7 +372,7 @@ public final class ServerConnection extends ChannelInboundHandlerAdapter impleme
         if (state != State.CLOSED) {
             State was = state;
             state = State.CLOSED;
-            Log.server(id, database, user(), remoteAddress(), remotePort(), "closing because: "
+            Log.global().server(id, database, user(), remoteAddress(), remotePort(), "closing because: "
                     + (was == State.LOGIN ? "connect failed" : "server conn crashed?")
                     + " (age=" + ((System.currentTimeMillis() - connectTimeMillis) / 1000) + "s)");
             failPending("server conn crashed?");

@@ -120,7 +120,7 @@ public final class ServerLogin {
         }
         conn.runInternal(q, ok -> {
             if (!ok) {
-                io.sluice.log.Log.warning("connect_query failed on server " + conn.id() + " (ignored)");
+                io.sluice.log.Log.global().warning("connect_query failed on server " + conn.id() + " (ignored)");
             }
             if (conn.isOpen()) {
                 report(conn);

@@ -16,13 +16,13 @@ final class LoggingPoolEvents implements PoolEvents {
     public void serverCreated(PoolKey key, long serverId) {
         var conn = server.servers().get(serverId);
         if (conn != null && server.routing().config().settings().flag("log_connections")) {
-            Log.server(serverId, key.database(), key.user(), conn.remoteAddress(), conn.remotePort(),
+            Log.global().server(serverId, key.database(), key.user(), conn.remoteAddress(), conn.remotePort(),
                     "new connection to server (from " + conn.localAddress() + ":" + conn.localPort() + ")");
         }
     }
 
     @Override
     public void connectFailed(PoolKey key, String sqlState, String message) {
-        Log.warning(key + ": server login failed: " + message);
+        Log.global().warning(key + ": server login failed: " + message);
     }
 }

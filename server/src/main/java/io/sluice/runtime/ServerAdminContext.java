@@ -44,7 +44,7 @@ import java.util.concurrent.CompletionStage;
  * pool engine's snapshots and the client registry. Runs on the server's event loop.
  */
 final class ServerAdminContext implements AdminContext {
-    static final String VERSION = "0.1.0";
+
 
     private final SluiceServer server;
 
@@ -58,7 +58,7 @@ final class ServerAdminContext implements AdminContext {
 
     @Override
     public String sluiceVersion() {
-        return VERSION;
+        return Version.sluice();
     }
 
     @Override
@@ -393,10 +393,10 @@ final class ServerAdminContext implements AdminContext {
         try {
             ConfigSnapshot next = ConfigLoader.reload(cfg());
             server.applyConfig(next);
-            next.warnings().forEach(Log::warning);
+            next.warnings().forEach(Log.global()::warning);
             return CompletableFuture.completedFuture(true);
         } catch (ConfigException e) {
-            Log.error(e.getMessage());
+            Log.global().error(e.getMessage());
             return CompletableFuture.completedFuture(false);
         }
     }
@@ -407,7 +407,7 @@ final class ServerAdminContext implements AdminContext {
             server.applyConfig(cfg().withSetting(key, value));
             return SetOutcome.OK;
         } catch (ConfigException e) {
-            Log.error(e.getMessage());
+            Log.global().error(e.getMessage());
             return SetOutcome.FAILED;
         }
     }

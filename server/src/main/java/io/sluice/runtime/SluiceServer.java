@@ -94,7 +94,7 @@ public final class SluiceServer implements SessionContext {
                 }
             }
             if (routing.config().settings().flag("log_stats")) {
-                Log.info(String.format("stats: %d xacts/s, %d queries/s, %d client parses/s, %d server parses/s,"
+                Log.global().info(String.format("stats: %d xacts/s, %d queries/s, %d client parses/s, %d server parses/s,"
                                 + " %d binds/s, in %d B/s, out %d B/s, xact %d us, query %d us, wait %d us",
                         sum[DatabaseStats.XACTS], sum[DatabaseStats.QUERIES], sum[DatabaseStats.CLIENT_PARSE],
                         sum[DatabaseStats.SERVER_PARSE], sum[DatabaseStats.BIND], sum[DatabaseStats.RECEIVED],

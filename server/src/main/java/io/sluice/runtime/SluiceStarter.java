@@ -35,8 +35,6 @@ public final class SluiceStarter implements ServerStarter {
         SluiceServer server = new SluiceServer(snapshot);
         Consoles.attach(server);
         server.start();
-        log.info("process up: Sluice " + ServerAdminContext.VERSION + " (PgBouncer 1.25.2 compatible), listening on "
-                + snapshot.listenAddrs() + ":" + snapshot.listenPort());
         return new ServerLifecycle(server);
     }
 }

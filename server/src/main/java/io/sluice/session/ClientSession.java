@@ -73,6 +73,7 @@ public final class ClientSession extends ChannelInboundHandlerAdapter implements
     private long requestTimeMillis;
     private ScheduledFuture<?> timer;
     private boolean closing;
+    private boolean readPaused;
 
     public ClientSession(SessionContext ctx, boolean unixSocket) {
         this.ctx = ctx;
@@ -235,7 +236,7 @@ public final class ClientSession extends ChannelInboundHandlerAdapter implements
         } else if (t instanceof java.io.IOException) {
             cleanup("client unexpected eof");
         } else {
-            Log.error("C-" + Long.toHexString(id) + ": unexpected error: " + t);
+            Log.global().error("C-" + Long.toHexString(id) + ": unexpected error: " + t);
             fail(PgError.fatal(SqlState.PROTOCOL_VIOLATION, "internal error"), "internal error: " + t);
         }
     }
@@ -378,10 +379,15 @@ public final class ClientSession extends ChannelInboundHandlerAdapter implements
     private void requestServer() {
         state = State.WAITING;
         cancelTimer();
-        channel.config().setAutoRead(false);
         waitStartNanos = System.nanoTime();
-        waiting = new PendingCheckout();
-        ctx.checkout(route.poolKey(), waiting);
+        PendingCheckout w = new PendingCheckout();
+        waiting = w;
+        ctx.checkout(route.poolKey(), w);
+        if (waiting == w && state == State.WAITING) {
+            // no server at once: stop reading until one comes (the hot path never toggles)
+            readPaused = true;
+            channel.config().setAutoRead(false);
+        }
     }
 
     /** The pool's answer to {@link #requestServer()}. */
@@ -435,7 +441,7 @@ public final class ClientSession extends ChannelInboundHandlerAdapter implements
         } else {
             server.runInternal(sync, ok -> {
                 if (!ok) {
-                    Log.warning("S-" + Long.toHexString(server == null ? 0 : server.id())
+                    Log.global().warning("S-" + Long.toHexString(server == null ? 0 : server.id())
                             + ": setting client parameters failed: " + sync);
                 }
                 if (server != null && state != State.CLOSED) {
@@ -452,7 +458,10 @@ public final class ClientSession extends ChannelInboundHandlerAdapter implements
             forward(f);
         }
         server.flush();
-        channel.config().setAutoRead(true);
+        if (readPaused) {
+            readPaused = false;
+            channel.config().setAutoRead(true);
+        }
     }
 
     // ---- relay: server -> client (ServerListener) -------------------------------------------
@@ -670,7 +679,7 @@ public final class ClientSession extends ChannelInboundHandlerAdapter implements
             log("closing because: " + reason + " (age=" + ((System.currentTimeMillis() - connectTimeMillis) / 1000) + "s)");
         }
         if (sent != null && ctx.settings().logPoolerErrors()) {
-            Log.warningClient(id, database, user, remoteAddress(), remotePort(), "pooler error: " + sent.message());
+            Log.global().client(io.sluice.log.Level.WARNING, id, database, user, remoteAddress(), remotePort(), "pooler error: " + sent.message());
         }
         if (channel != null && channel.isActive() && !channel.isWritable()) {
             channel.close();
@@ -680,7 +689,7 @@ public final class ClientSession extends ChannelInboundHandlerAdapter implements
     }
 
     void log(String msg) {
-        Log.client(id, database, user, remoteAddress(), remotePort(), msg);
+        Log.global().client(id, database, user, remoteAddress(), remotePort(), msg);
     }
 
     void write(ByteBuf buf) {

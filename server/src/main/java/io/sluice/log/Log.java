@@ -1,0 +1,231 @@
+package io.sluice.log;
+
+import java.io.FileOutputStream;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.ZoneId;
+import java.time.ZoneOffset;
+import java.time.ZonedDateTime;
+import java.time.format.DateTimeFormatter;
+import java.util.Locale;
+import java.util.function.Supplier;
+
+/**
+ * The process log in PgBouncer's line shape:
+ * {@code 2026-11-30 10:37:27.600 UTC [1234] LOG C-0x1f: db/user@127.0.0.1:5000 message}.
+ * The time is wall-clock time in the clock's zone with the zone's short name, as PgBouncer
+ * prints local time with {@code %Z}.
+ *
+ * <p>Sinks: stderr unless quiet, and {@code logfile} (append) when one is open;
+ * {@link #reopen(Path)} swaps the file on RELOAD/SIGHUP so rotated logs are released.
+ *
+ * <p>Threading: every method may be called from any thread. Level checks read one volatile
+ * field, so a disabled DEBUG/NOISE call costs a compare; formatting and writing happen under
+ * one lock so lines never interleave.
+ */
+public final class Log {
+    private static final DateTimeFormatter TIME =
+            DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss.SSS z", Locale.ROOT);
+    private static final Log GLOBAL =
+            new Log(Clock.systemDefaultZone(), ProcessHandle.current().pid(), System.err);
+
+    private final Clock clock;
+    private final PrintStream stderr;
+    private final Object lock = new Object();
+    private volatile int verbose;
+    private volatile boolean quiet;
+    private volatile long pid;
+    private OutputStream file; // guarded by lock
+    private Path filePath; // guarded by lock
+
+    /**
+     * @param clock wall clock; its zone decides the printed time zone
+     * @param pid the pid printed in brackets (the pid operators signal)
+     * @param stderr where lines go unless quiet
+     */
+    public Log(Clock clock, long pid, PrintStream stderr) {
+        this.clock = clock;
+        this.pid = pid;
+        this.stderr = stderr;
+    }
+
+    /** The process-wide log that production code writes to; {@code Main} configures it. */
+    public static Log global() {
+        return GLOBAL;
+    }
+
+    /** {@code -v} count or the {@code verbose} setting: 0 = LOG and up, 1 = +DEBUG, 2 = +NOISE. */
+    public void setVerbose(int verbose) {
+        this.verbose = Math.max(0, verbose);
+    }
+
+    public int verbose() {
+        return verbose;
+    }
+
+    /** {@code -q} and daemon mode: no stderr output (the logfile still gets every line). */
+    public void setQuiet(boolean quiet) {
+        this.quiet = quiet;
+    }
+
+    public void setPid(long pid) {
+        this.pid = pid;
+    }
+
+    /**
+     * Closes the current logfile (if any) and opens {@code logfile} for appending; {@code null}
+     * just closes. On failure the log keeps writing to stderr only and the exception tells why.
+     */
+    public void reopen(Path logfile) throws IOException {
+        synchronized (lock) {
+            closeFileLocked();
+            if (logfile != null) {
+                file = new FileOutputStream(logfile.toFile(), true);
+                filePath = logfile;
+            }
+        }
+    }
+
+    /** The logfile currently written, or null. */
+    public Path logfile() {
+        synchronized (lock) {
+            return filePath;
+        }
+    }
+
+    /** Closes the logfile; later lines go to stderr only. */
+    public void close() {
+        synchronized (lock) {
+            closeFileLocked();
+        }
+    }
+
+    public boolean enabled(Level level) {
+        return verbose >= level.minVerbose();
+    }
+
+    public void log(Level level, String message) {
+        if (!enabled(level)) {
+            return;
+        }
+        write(level, message);
+    }
+
+    public void fatal(String message) {
+        log(Level.FATAL, message);
+    }
+
+    public void error(String message) {
+        log(Level.ERROR, message);
+    }
+
+    public void warning(String message) {
+        log(Level.WARNING, message);
+    }
+
+    /** PgBouncer's {@code log_info}: printed as {@code LOG}. */
+    public void info(String message) {
+        log(Level.LOG, message);
+    }
+
+    public void debug(String message) {
+        log(Level.DEBUG, message);
+    }
+
+    /** Builds the message only when DEBUG is on. */
+    public void debug(Supplier<String> message) {
+        if (enabled(Level.DEBUG)) {
+            write(Level.DEBUG, message.get());
+        }
+    }
+
+    public void noise(String message) {
+        log(Level.NOISE, message);
+    }
+
+    /** Builds the message only when NOISE is on. */
+    public void noise(Supplier<String> message) {
+        if (enabled(Level.NOISE)) {
+            write(Level.NOISE, message.get());
+        }
+    }
+
+    /** A LOG line about a client: {@code C-0x<id>: db/user@addr:port message}. */
+    public void client(long id, String db, String user, String addr, int port, String message) {
+        client(Level.LOG, id, db, user, addr, port, message);
+    }
+
+    public void client(Level level, long id, String db, String user, String addr, int port, String message) {
+        if (enabled(level)) {
+            write(level, socketPrefix('C', id, db, user, addr, port) + message);
+        }
+    }
+
+    /** A LOG line about a server connection: {@code S-0x<id>: db/user@addr:port message}. */
+    public void server(long id, String db, String user, String addr, int port, String message) {
+        server(Level.LOG, id, db, user, addr, port, message);
+    }
+
+    public void server(Level level, long id, String db, String user, String addr, int port, String message) {
+        if (enabled(level)) {
+            write(level, socketPrefix('S', id, db, user, addr, port) + message);
+        }
+    }
+
+    /**
+     * PgBouncer's socket prefix, including the trailing space. An unknown database or user prints
+     * as {@code (nodb)} / {@code (nouser)}, as PgBouncer does before login completes.
+     */
+    public static String socketPrefix(char kind, long id, String db, String user, String addr, int port) {
+        return kind + "-0x" + Long.toHexString(id) + ": "
+                + (db == null ? "(nodb)" : db) + "/" + (user == null ? "(nouser)" : user)
+                + "@" + addr + ":" + port + " ";
+    }
+
+    /** Formats one line (without the newline) as it would be written now. */
+    public String format(Level level, String message) {
+        ZoneId zone = clock.getZone();
+        if (zone.equals(ZoneOffset.UTC)) {
+            zone = ZoneId.of("UTC"); // "Z" would print otherwise; PgBouncer prints "UTC"
+        }
+        String time = TIME.format(ZonedDateTime.ofInstant(clock.instant(), zone));
+        return time + " [" + pid + "] " + level.word() + " " + message;
+    }
+
+    private void write(Level level, String message) {
+        synchronized (lock) {
+            String line = format(level, message);
+            if (!quiet) {
+                stderr.println(line);
+                stderr.flush();
+            }
+            if (file != null) {
+                try {
+                    file.write((line + "\n").getBytes(StandardCharsets.UTF_8));
+                    file.flush();
+                } catch (IOException e) {
+                    // Like PgBouncer: a full disk must not take the pooler down; stderr still works.
+                    if (!quiet) {
+                        stderr.println(format(Level.WARNING, "could not write to logfile: " + e.getMessage()));
+                    }
+                }
+            }
+        }
+    }
+
+    private void closeFileLocked() {
+        if (file != null) {
+            try {
+                file.close();
+            } catch (IOException ignored) {
+                // Closing an append stream fails only if the fd is already gone; nothing to do.
+            }
+            file = null;
+            filePath = null;
+        }
+    }
+}

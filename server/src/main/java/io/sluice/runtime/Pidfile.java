@@ -1,0 +1,102 @@
+package io.sluice.runtime;
+
+import io.sluice.log.Log;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.FileAlreadyExistsException;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+
+/**
+ * PgBouncer's pidfile rules. {@link #checkFree} before starting: a missing file is fine, a file
+ * naming a dead pid is stale and removed ("stale pidfile, removing"), anything else (a live pid,
+ * an empty or unparsable file) is FATAL "pidfile '...' exists, another instance running?".
+ * {@link #write} creates it exclusively once the server serves; {@link #remove} at exit.
+ */
+public final class Pidfile {
+    private final Path path;
+    private volatile boolean written;
+
+    public Pidfile(Path path) {
+        this.path = path;
+    }
+
+    public Path path() {
+        return path;
+    }
+
+    public void checkFree(Log log) {
+        String content;
+        try {
+            content = Files.readString(path, StandardCharsets.US_ASCII);
+        } catch (NoSuchFileException e) {
+            return;
+        } catch (IOException e) {
+            throw new FatalError("could not read pidfile '" + path + "': " + e.getMessage(), e);
+        }
+        long pid = parse(content);
+        if (pid <= 0 || isAlive(pid)) {
+            throw new FatalError("pidfile '" + path + "' exists, another instance running?");
+        }
+        log.info("stale pidfile, removing");
+        try {
+            Files.deleteIfExists(path);
+        } catch (IOException e) {
+            throw new FatalError("could not remove stale pidfile: " + e.getMessage(), e);
+        }
+    }
+
+    /** Writes {@code pid} followed by a newline; fails if the file appeared meanwhile. */
+    public void write(long pid) {
+        try {
+            Files.writeString(path, pid + "\n", StandardCharsets.US_ASCII,
+                    StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
+        } catch (FileAlreadyExistsException e) {
+            throw new FatalError("could not open pidfile '" + path + "': File exists", e);
+        } catch (IOException e) {
+            throw new FatalError("could not open pidfile '" + path + "': " + e.getMessage(), e);
+        }
+        written = true;
+    }
+
+    /** Removes the file if this process wrote it (PgBouncer removes it only once written). */
+    public void remove() {
+        if (!written) {
+            return;
+        }
+        written = false;
+        try {
+            Files.deleteIfExists(path);
+        } catch (IOException ignored) {
+            // At exit there is nobody left to tell; a stale pidfile is handled at the next start.
+        }
+    }
+
+    /** The pid in the file, or -1 if the file is missing, empty or not a number. */
+    public long read() {
+        try {
+            return parse(Files.readString(path, StandardCharsets.US_ASCII));
+        } catch (IOException e) {
+            return -1;
+        }
+    }
+
+    static long parse(String content) {
+        String s = content.strip();
+        int end = 0;
+        while (end < s.length() && Character.isDigit(s.charAt(end))) {
+            end++;
+        }
+        if (end == 0 || end > 18) {
+            return -1;
+        }
+        return Long.parseLong(s.substring(0, end));
+    }
+
+    /** Like {@code kill(pid, 0)}: any process with that pid counts, whoever owns it. */
+    static boolean isAlive(long pid) {
+        return ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false);
+    }
+}

@@ -13,6 +13,8 @@ final class FakeLifecycle implements Lifecycle {
     private final Consumer<String> listener;
     volatile boolean shuttingDown;
     volatile PauseMode pauseMode = PauseMode.NONE;
+    /** Runs when someone asks for terminated(): Main does that once it serves. */
+    volatile Runnable onServing = () -> { };
 
     FakeLifecycle() {
         this(e -> { });
@@ -42,5 +44,9 @@ final class FakeLifecycle implements Lifecycle {
 
     @Override public boolean shuttingDown() { return shuttingDown; }
     @Override public PauseMode pauseMode() { return pauseMode; }
-    @Override public CompletionStage<Integer> terminated() { return terminated; }
+    @Override
+    public CompletionStage<Integer> terminated() {
+        onServing.run();
+        return terminated;
+    }
 }

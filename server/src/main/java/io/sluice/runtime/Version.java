@@ -28,9 +28,16 @@ public final class Version {
         return "(development build)";
     }
 
-    /** Netty's version as Netty reports it (netty-common), or "unknown". */
+    /**
+     * Netty's version as Netty reports it, or "unknown". In the shaded jar only one netty
+     * module's version file survives the merge, so any netty artifact's version will do.
+     */
     public static String netty() {
-        io.netty.util.Version v = io.netty.util.Version.identify().get("netty-common");
+        java.util.Map<String, io.netty.util.Version> all = io.netty.util.Version.identify();
+        io.netty.util.Version v = all.get("netty-common");
+        if (v == null) {
+            v = all.values().stream().findFirst().orElse(null);
+        }
         return v == null ? "unknown" : v.artifactVersion();
     }
 

@@ -1,0 +1,47 @@
+package io.sluice.runtime;
+
+import io.sluice.log.Log;
+import java.time.Clock;
+
+/**
+ * Child-JVM probe for signal tests: installs {@link Signals} over a {@link FakeLifecycle} that
+ * prints each call as "event NAME", logs to stdout, prints "ready" and exits with the code of
+ * terminated(). Argument "raw-hup" instead reports whether the JVM lets Java handle SIGHUP.
+ */
+public final class SignalProbeMain {
+    public static void main(String[] args) {
+        if (args.length > 0 && args[0].equals("raw-hup")) {
+            try {
+                sun.misc.Signal.handle(new sun.misc.Signal("HUP"), s -> { });
+                System.out.println("raw-hup registered");
+            } catch (IllegalArgumentException e) {
+                System.out.println("raw-hup refused: " + e.getMessage());
+            }
+            System.out.println("ready");
+            System.out.flush();
+            waitForever();
+        }
+        Log log = new Log(Clock.systemUTC(), LauncherEnv.current().publicPid(), System.out);
+        FakeLifecycle lifecycle = new FakeLifecycle(e -> {
+            System.out.println("event " + e);
+            System.out.flush();
+        });
+        new Signals(lifecycle, log, () -> Runtime.getRuntime().halt(0)).install();
+        System.out.println("ready " + ProcessHandle.current().pid());
+        System.out.flush();
+        System.exit(lifecycle.terminated().toCompletableFuture().join());
+    }
+
+    private static void waitForever() {
+        Object o = new Object();
+        synchronized (o) {
+            while (true) {
+                try {
+                    o.wait();
+                } catch (InterruptedException e) {
+                    return;
+                }
+            }
+        }
+    }
+}

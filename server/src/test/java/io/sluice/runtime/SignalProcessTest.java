@@ -1,0 +1,109 @@
+package io.sluice.runtime;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/**
+ * Real signals against a child JVM started through the {@code sluice} launcher, signalled at
+ * the launcher's pid (the one the pidfile holds). Also pins down the -Xrs facts the launcher
+ * design rests on.
+ */
+@Timeout(value = 60, unit = TimeUnit.SECONDS, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
+class SignalProcessTest {
+    private static final String PROBE = SignalProbeMain.class.getName();
+
+    @Test
+    void hupUsr1Usr2AndTwoTermsFollowPgBouncer() throws Exception {
+        try (ChildProcess child = ChildProcess.viaLauncher(PROBE)) {
+            long pid = child.process.pid();
+            child.awaitLine("ready");
+
+            ChildProcess.kill("HUP", pid);
+            child.awaitLine("event reload");
+            ChildProcess.kill("USR1", pid);
+            child.awaitLine("event pause");
+            ChildProcess.kill("USR2", pid);
+            child.awaitLine("event resume");
+            ChildProcess.kill("TERM", pid);
+            child.awaitLine("event shutdownWaitForClients");
+            ChildProcess.kill("TERM", pid);
+            child.awaitLine("event shutdownNow");
+
+            assertThat(child.process.waitFor(20, TimeUnit.SECONDS)).isTrue();
+            assertThat(child.process.exitValue()).isZero();
+            List<String> out = child.drain();
+            assertThat(out).anyMatch(l -> l.matches(
+                    "\\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d:\\d\\d\\.\\d{3} UTC \\[" + pid + "] LOG got SIGHUP, re-reading config"));
+            assertThat(out).anyMatch(l -> l.endsWith("LOG got SIGUSR1, pausing all activity"));
+            assertThat(out).anyMatch(l -> l.endsWith("LOG got SIGUSR2, continuing from PAUSE"));
+            assertThat(out).anyMatch(l -> l.endsWith("LOG got SIGTERM, shutting down, waiting for all clients disconnect"));
+            assertThat(out).anyMatch(l -> l.endsWith("LOG got SIGTERM while shutting down, fast exit"));
+        }
+    }
+
+    @Test
+    void intThenUsr2WhileShuttingDownThenInt() throws Exception {
+        try (ChildProcess child = ChildProcess.viaLauncher(PROBE)) {
+            long pid = child.process.pid();
+            child.awaitLine("ready");
+            ChildProcess.kill("INT", pid);
+            child.awaitLine("event shutdownWaitForServers");
+            ChildProcess.kill("USR2", pid);
+            child.awaitLine("got SIGUSR2 while shutting down, ignoring");
+            ChildProcess.kill("INT", pid);
+            child.awaitLine("event shutdownNow");
+            assertThat(child.process.waitFor(20, TimeUnit.SECONDS)).isTrue();
+            assertThat(child.process.exitValue()).isZero();
+        }
+    }
+
+    @Test
+    void quitExitsImmediately() throws Exception {
+        try (ChildProcess child = ChildProcess.viaLauncher(PROBE)) {
+            long pid = child.process.pid();
+            child.awaitLine("ready");
+            ChildProcess.kill("QUIT", pid);
+            child.awaitLine("got SIGQUIT, fast exit");
+            assertThat(child.process.waitFor(20, TimeUnit.SECONDS)).isTrue();
+            assertThat(child.process.exitValue()).isZero();
+            assertThat(child.drain()).noneMatch(l -> l.contains("event"));
+        }
+    }
+
+    /** The experiment behind the launcher: under -Xrs Java may not handle SIGHUP at all. */
+    @Test
+    void underXrsTheJvmRefusesHup() throws Exception {
+        try (ChildProcess child = ChildProcess.start(List.of("env", "--default-signal=QUIT", ChildProcess.javaBinary(), "-Xrs", "-cp",
+                System.getProperty("java.class.path"), PROBE, "raw-hup"), Map.of())) {
+            assertThat(child.awaitLine("raw-hup")).isEqualTo("raw-hup refused: Signal already used by VM or OS: SIGHUP");
+        }
+    }
+
+    /** ... and SIGQUIT keeps its default action there: death by signal 3 (exit value 131). */
+    @Test
+    void underXrsQuitKillsTheJvm() throws Exception {
+        try (ChildProcess child = ChildProcess.start(List.of("env", "--default-signal=QUIT", ChildProcess.javaBinary(), "-Xrs", "-cp",
+                System.getProperty("java.class.path"), PROBE, "raw-hup"), Map.of())) {
+            child.awaitLine("ready");
+            ChildProcess.kill("QUIT", child.process.pid());
+            assertThat(child.process.waitFor(20, TimeUnit.SECONDS)).isTrue();
+            assertThat(child.process.exitValue()).isEqualTo(128 + 3);
+        }
+    }
+
+    /** Without the launcher, a JVM given -Xrs is refused with a reason instead of ignoring signals. */
+    @Test
+    void signalsRefuseXrs() throws Exception {
+        try (ChildProcess child = ChildProcess.start(List.of("env", "--default-signal=QUIT", ChildProcess.javaBinary(), "-Xrs", "-cp",
+                System.getProperty("java.class.path"), PROBE), Map.of())) {
+            assertThat(child.process.waitFor(20, TimeUnit.SECONDS)).isTrue();
+            assertThat(child.drain()).anyMatch(l -> l.contains("started with -Xrs"));
+            assertThat(child.process.exitValue()).isNotZero();
+        }
+    }
+}

@@ -19,6 +19,8 @@ pgbin=$(ls -d /usr/lib/postgresql/*/bin | sort -V | tail -1)
 
 work=$(mktemp -d /tmp/sluice-bench.XXXXXX); chmod 755 "$work"
 as_pg() { if [ "$(id -u)" = 0 ]; then setpriv --reuid=postgres --regid=postgres --init-groups -- "$@"; else "$@"; fi; }
+# exec form for background servers, so that $! is the server's own pid
+exec_as_pg() { if [ "$(id -u)" = 0 ]; then exec setpriv --reuid=postgres --regid=postgres --init-groups -- "$@"; else exec "$@"; fi; }
 [ "$(id -u)" = 0 ] && chown postgres: "$work"
 free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
 pg_port=$(free_port); pgb_port=$(free_port); sl_port=$(free_port)
@@ -63,7 +65,7 @@ echo '"postgres" ""' > "$work/userlist.txt"
 ini "$pgb_port" > "$work/pgbouncer.ini"
 ini "$sl_port" > "$work/sluice.ini"
 [ "$(id -u)" = 0 ] && chown postgres: "$work"/*.ini "$work/userlist.txt"
-as_pg "$pgbouncer" -q "$work/pgbouncer.ini" & pids+=($!)
+(exec_as_pg "$pgbouncer" -q "$work/pgbouncer.ini") & pids+=($!)
 SLUICE_JAR="$jar" "$here/server/src/main/dist/bin/sluice" -q "$work/sluice.ini" & pids+=($!)
 for port in "$pgb_port" "$sl_port"; do
   for _ in $(seq 1 100); do (exec 3<>/dev/tcp/127.0.0.1/"$port") 2>/dev/null && break; sleep 0.1; done

@@ -11,7 +11,7 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The Sluice server jar run as a child JVM: {@code java -Xrs [jvmArgs] -jar <jar> <dir>/pgbouncer.ini},
+ * The Sluice server jar run as a child JVM: {@code java [jvmArgs] -jar <jar> <dir>/pgbouncer.ini},
  * with its temp dir as the working dir and stdout+stderr captured to a file there.
  *
  * <p>Configure with the fluent setters, then {@link #start()} (returns once the TCP port
@@ -98,7 +98,6 @@ public final class SluiceProcess implements AutoCloseable {
         Path iniFile = TempDir.write(dir.resolve("pgbouncer.ini"), IniOverrides.apply(ini, defaults, forced));
         List<String> cmd = new ArrayList<>();
         cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-        cmd.add("-Xrs");
         cmd.addAll(jvmArgs);
         cmd.addAll(List.of("-jar", jar.toString(), iniFile.toString()));
         process = new ServerProcess("sluice", asServiceUser ? OsUser.asServiceUser(cmd) : cmd, dir, env);

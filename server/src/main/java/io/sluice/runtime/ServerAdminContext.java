@@ -99,7 +99,8 @@ final class ServerAdminContext implements AdminContext {
                 hosts.size() > 1 ? e.loadBalanceHosts().toString() : null,
                 e.maxDbConnections().orElse(c.maxDbConnections()), current,
                 e.maxDbClientConnections().orElse(c.settings().intValue("max_db_client_connections")),
-                server.clients().clientsOfDatabase(e.name()), false, false);
+                server.clients().clientsOfDatabase(e.name()), server.pauseControl().paused(e.name()),
+                server.pauseControl().disabled(e.name()));
     }
 
     @Override
@@ -314,12 +315,12 @@ final class ServerAdminContext implements AdminContext {
 
     @Override
     public PauseMode pauseMode() {
-        return PauseMode.NONE;
+        return server.pauseControl().pausedAll() ? PauseMode.PAUSE : PauseMode.NONE;
     }
 
     @Override
     public boolean shuttingDown() {
-        return false;
+        return server.shuttingDown();
     }
 
     private static <T> CompletionStage<T> notYet(String what) {
@@ -327,13 +328,23 @@ final class ServerAdminContext implements AdminContext {
     }
 
     @Override
+    public void logInfo(String line) {
+        Log.global().info(line);
+    }
+
+    @Override
+    public void logError(String line) {
+        Log.global().error(line);
+    }
+
+    @Override
     public CompletionStage<Void> pause(String database) {
-        return notYet("PAUSE (comes with the admin console step)");
+        return server.pauseControl().pause(database);
     }
 
     @Override
     public void resume(String database) {
-        throw new UnsupportedOperationException("not supported: RESUME (comes with the admin console step)");
+        server.pauseControl().resume(database);
     }
 
     @Override
@@ -343,12 +354,12 @@ final class ServerAdminContext implements AdminContext {
 
     @Override
     public void disable(String database) {
-        throw new UnsupportedOperationException("not supported: DISABLE (comes with the admin console step)");
+        server.pauseControl().disable(database);
     }
 
     @Override
     public void enable(String database) {
-        throw new UnsupportedOperationException("not supported: ENABLE (comes with the admin console step)");
+        server.pauseControl().enable(database);
     }
 
     @Override
@@ -382,10 +393,13 @@ final class ServerAdminContext implements AdminContext {
 
     @Override
     public void shutdown(ShutdownMode mode) {
-        if (mode != ShutdownMode.IMMEDIATE) {
-            throw new UnsupportedOperationException("not supported: SHUTDOWN " + mode + " (comes with the admin console step)");
+        ServerLifecycle lifecycle = new ServerLifecycle(server);
+        switch (mode) {
+            case IMMEDIATE -> lifecycle.shutdownNow();
+            case WAIT_FOR_SERVERS -> lifecycle.shutdownWaitForServers();
+            case WAIT_FOR_CLIENTS -> lifecycle.shutdownWaitForClients();
+            default -> throw new IllegalArgumentException(String.valueOf(mode));
         }
-        server.stopNow(0);
     }
 
     @Override

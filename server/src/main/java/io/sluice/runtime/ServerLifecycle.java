@@ -16,7 +16,6 @@ import java.util.concurrent.TimeUnit;
  */
 final class ServerLifecycle implements Lifecycle {
     private final SluiceServer server;
-    private volatile boolean shuttingDown;
 
     ServerLifecycle(SluiceServer server) {
         this.server = server;
@@ -49,17 +48,17 @@ final class ServerLifecycle implements Lifecycle {
 
     @Override
     public void pause() {
-        Log.global().warning("not supported: PAUSE (comes with the admin console step)");
+        server.loop().execute(() -> server.pauseControl().pause(null));
     }
 
     @Override
     public void resume() {
-        Log.global().warning("not supported: RESUME (comes with the admin console step)");
+        server.loop().execute(() -> server.pauseControl().resume(null));
     }
 
     @Override
     public void shutdownWaitForClients() {
-        shuttingDown = true;
+        server.markShuttingDown();
         server.loop().execute(() -> {
             server.listeners().closeTcp();
             waitThenStop(() -> server.clients().total() == 0, "client connections dropped, exiting");
@@ -68,9 +67,10 @@ final class ServerLifecycle implements Lifecycle {
 
     @Override
     public void shutdownWaitForServers() {
-        shuttingDown = true;
+        server.markShuttingDown();
         server.loop().execute(() -> {
             server.listeners().closeTcp();
+            server.pauseControl().pause(null);
             waitThenStop(() -> server.pools().snapshots().stream().allMatch(p -> p.svActive() == 0),
                     "server connections dropped, exiting");
         });
@@ -87,18 +87,18 @@ final class ServerLifecycle implements Lifecycle {
 
     @Override
     public void shutdownNow() {
-        shuttingDown = true;
+        server.markShuttingDown();
         server.stopNow(0);
     }
 
     @Override
     public boolean shuttingDown() {
-        return shuttingDown;
+        return server.shuttingDown();
     }
 
     @Override
     public PauseMode pauseMode() {
-        return PauseMode.NONE;
+        return server.pauseControl().pausedAll() ? PauseMode.PAUSE : PauseMode.NONE;
     }
 
     @Override

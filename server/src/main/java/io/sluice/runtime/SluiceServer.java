@@ -55,6 +55,8 @@ public final class SluiceServer implements SessionContext {
     private volatile Routing routing;
     private volatile SessionSettings sessionSettings;
     private Console console;
+    private final PauseControl pause = new PauseControl(this);
+    private volatile boolean shuttingDown;
 
     public SluiceServer(ConfigSnapshot config) {
         this.routing = new Routing(config);
@@ -146,6 +148,18 @@ public final class SluiceServer implements SessionContext {
         return listeners.tcpPorts();
     }
 
+    PauseControl pauseControl() {
+        return pause;
+    }
+
+    boolean shuttingDown() {
+        return shuttingDown;
+    }
+
+    void markShuttingDown() {
+        shuttingDown = true;
+    }
+
     public void console(Console c) {
         this.console = c;
     }
@@ -184,6 +198,10 @@ public final class SluiceServer implements SessionContext {
 
     @Override
     public RouteLookup route(String database, String user) {
+        if (pause.disabled(database)) {
+            return new RouteLookup.Refused(io.sluice.proto.PgError.fatal(io.sluice.proto.SqlState.PROTOCOL_VIOLATION,
+                    "database \"" + database + "\" is disabled"));
+        }
         return routing.route(database, user);
     }
 
@@ -199,7 +217,7 @@ public final class SluiceServer implements SessionContext {
 
     @Override
     public void checkout(PoolKey key, Waiter waiter) {
-        pools.pool(key).checkout(waiter);
+        pause.checkout(key.database(), () -> pools.pool(key).checkout(waiter));
     }
 
     @Override

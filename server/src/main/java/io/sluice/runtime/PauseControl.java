@@ -1,0 +1,107 @@
+package io.sluice.runtime;
+
+import io.sluice.pool.evict.PoolRegistry;
+import io.sluice.pool.pressure.Pool;
+
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * PAUSE / RESUME / DISABLE / ENABLE with PgBouncer's meaning: a paused database hands out no
+ * server connections (new transactions are held, running ones finish), and PAUSE completes once
+ * every server of it is back and closed ("pause mode"). A disabled database refuses new clients.
+ * Confined to the server's event loop.
+ */
+final class PauseControl {
+    private static final long POLL_MILLIS = 20;
+
+    private final SluiceServer server;
+    private boolean pausedAll;
+    private final Set<String> pausedDbs = new HashSet<>();
+    private final Set<String> disabledDbs = new HashSet<>();
+    private final List<Held> held = new ArrayList<>();
+
+    private record Held(String database, Runnable checkout) {
+    }
+
+    PauseControl(SluiceServer server) {
+        this.server = server;
+    }
+
+    boolean pausedAll() {
+        return pausedAll;
+    }
+
+    boolean paused(String db) {
+        return pausedAll || pausedDbs.contains(db);
+    }
+
+    boolean disabled(String db) {
+        return disabledDbs.contains(db);
+    }
+
+    /** Runs {@code checkout} now, or when the database is resumed. */
+    void checkout(String db, Runnable checkout) {
+        if (paused(db)) {
+            held.add(new Held(db, checkout));
+        } else {
+            checkout.run();
+        }
+    }
+
+    CompletionStage<Void> pause(String db) {
+        if (db == null) {
+            pausedAll = true;
+        } else {
+            pausedDbs.add(db);
+        }
+        CompletableFuture<Void> done = new CompletableFuture<>();
+        awaitReleased(db, done);
+        return done;
+    }
+
+    private void awaitReleased(String db, CompletableFuture<Void> done) {
+        boolean stillPaused = db == null ? pausedAll : paused(db);
+        if (!stillPaused) {
+            done.complete(null); // resumed before all servers came back
+            return;
+        }
+        List<Pool> pools = pools(db);
+        if (pools.stream().allMatch(p -> p.snapshot().svActive() == 0 && p.snapshot().svTested() == 0)) {
+            pools.forEach(Pool::reconnect);
+            done.complete(null);
+            return;
+        }
+        server.loop().schedule(() -> awaitReleased(db, done), POLL_MILLIS, TimeUnit.MILLISECONDS);
+    }
+
+    private List<Pool> pools(String db) {
+        PoolRegistry registry = server.pools();
+        return registry.pools().stream().filter(p -> db == null || p.key().database().equals(db)).toList();
+    }
+
+    void resume(String db) {
+        if (db == null) {
+            pausedAll = false;
+            pausedDbs.clear();
+        } else {
+            pausedDbs.remove(db);
+        }
+        List<Held> ready = held.stream().filter(h -> !paused(h.database())).toList();
+        held.removeAll(ready);
+        ready.forEach(h -> h.checkout().run());
+    }
+
+    void disable(String db) {
+        disabledDbs.add(db);
+    }
+
+    void enable(String db) {
+        disabledDbs.remove(db);
+    }
+}

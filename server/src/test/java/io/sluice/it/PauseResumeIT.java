@@ -1,0 +1,69 @@
+package io.sluice.it;
+
+import io.sluice.testkit.Await;
+import io.sluice.testkit.PgCluster;
+import io.sluice.testkit.ProcessResult;
+import io.sluice.testkit.ProcessRunner;
+import org.junit.jupiter.api.Test;
+
+import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** PAUSE lets running transactions finish and holds new ones; RESUME lets them through. */
+class PauseResumeIT {
+    @Test
+    void pauseDuringPgbenchLosesNoTransaction() throws Exception {
+        PgCluster pg = PgCluster.shared();
+        String db = PgCluster.uniqueName("pausedb");
+        pg.createDatabase(db, PgCluster.SUPERUSER);
+        try (SluiceFixture s = SluiceFixture.start(pg, db + " = host=127.0.0.1 port=$PGPORT",
+                "auth_type = trust\npool_mode = transaction\ndefault_pool_size = 5\nadmin_users = postgres",
+                "\"postgres\" \"\"\n")) {
+            String port = String.valueOf(s.port);
+            ProcessRunner.pgbenchCommand("-i", "-h", "127.0.0.1", "-p", port, "-U", "postgres", db).run().requireSuccess();
+            CompletableFuture<ProcessResult> bench = CompletableFuture.supplyAsync(() -> ProcessRunner
+                    .pgbenchCommand("-c", "10", "-j", "2", "-T", "10", "-h", "127.0.0.1", "-p", port, "-U", "postgres", db)
+                    .timeout(Duration.ofMinutes(1)).run());
+            Await.until(Duration.ofSeconds(20), () -> stat(s, "show stats", db, "total_xact_count") > 200,
+                    "pgbench running through Sluice");
+            ProcessResult pause = console(s, "pause");
+            assertThat(pause.exitCode()).as(pause.describe()).isZero();
+            assertThat(stat(s, "show pools", db, "sv_active")).isZero();
+            assertThat(stat(s, "show pools", db, "sv_idle")).as("servers closed in pause mode").isZero();
+            assertThat(stat(s, "show databases", db, "paused")).isEqualTo(1);
+            Await.until(Duration.ofSeconds(20), () -> stat(s, "show pools", db, "cl_waiting") > 0,
+                    "new transactions held while paused");
+            ProcessResult resume = console(s, "resume");
+            assertThat(resume.exitCode()).as(resume.describe()).isZero();
+            ProcessResult result = bench.get(60, TimeUnit.SECONDS);
+            assertThat(result.exitCode()).as(result.describe()).isZero();
+            assertThat(PgbenchTransactionModeIT.number(result.stdout(), "number of failed transactions: (\\d+)")).isZero();
+        }
+    }
+
+    static ProcessResult console(SluiceFixture s, String sql) {
+        return ProcessRunner.psql("127.0.0.1", s.port, "pgbouncer", "postgres", null, sql);
+    }
+
+    /** A numeric column of the row whose first column is {@code key}. */
+    static long stat(SluiceFixture s, String show, String key, String column) {
+        ProcessResult r = ProcessRunner.of("psql", "-X", "-A", "-h", "127.0.0.1", "-p", String.valueOf(s.port),
+                "-U", "postgres", "-d", "pgbouncer", "-c", show).run().requireSuccess();
+        String[] lines = r.stdout().split("\n");
+        String[] names = lines[0].split("\\|");
+        for (String line : lines) {
+            String[] cells = line.split("\\|", -1);
+            if (cells.length == names.length && cells[0].equals(key)) {
+                for (int i = 0; i < names.length; i++) {
+                    if (names[i].equals(column)) {
+                        return Long.parseLong(cells[i]);
+                    }
+                }
+            }
+        }
+        throw new AssertionError("no row " + key + " with " + column + " in:\n" + r.stdout());
+    }
+}

@@ -46,6 +46,7 @@ public final class SluiceServer implements SessionContext {
     private final ClientRegistry clients = new ClientRegistry();
     private final Map<String, DatabaseStats> stats = new TreeMap<>();
     private final Map<PoolKey, Map<String, String>> welcome = new HashMap<>();
+    private final Map<PoolKey, List<WelcomeCallback>> welcomeWaiters = new HashMap<>();
     private final Map<String, byte[][]> scramKeys = new HashMap<>();
     private final Map<Long, ServerConnection> servers = new LinkedHashMap<>();
     private final Listeners listeners;
@@ -226,13 +227,38 @@ public final class SluiceServer implements SessionContext {
     }
 
     @Override
-    public Map<String, String> welcome(PoolKey key) {
-        return welcome.get(key);
-    }
+    public void welcome(PoolKey key, WelcomeCallback callback) {
+        Map<String, String> known = welcome.get(key);
+        if (known != null) {
+            callback.welcome(known);
+            return;
+        }
+        List<WelcomeCallback> waiting = welcomeWaiters.get(key);
+        if (waiting != null) {
+            waiting.add(callback);
+            return;
+        }
+        List<WelcomeCallback> first = new java.util.ArrayList<>(List.of(callback));
+        welcomeWaiters.put(key, first);
+        checkout(key, new Waiter() {
+            @Override
+            public boolean isAlive() {
+                return true;
+            }
 
-    @Override
-    public void rememberWelcome(PoolKey key, Map<String, String> params) {
-        welcome.put(key, params);
+            @Override
+            public void granted(io.sluice.pool.Lease lease) {
+                Map<String, String> learned = Map.copyOf(((ServerConnection) lease.server()).params());
+                lease.release();
+                welcome.put(key, learned);
+                welcomeWaiters.remove(key).forEach(c -> c.welcome(learned));
+            }
+
+            @Override
+            public void failed(io.sluice.pool.CheckoutFailure failure) {
+                welcomeWaiters.remove(key).forEach(c -> c.failed(failure));
+            }
+        });
     }
 
     @Override

@@ -10,8 +10,6 @@ import io.sluice.auth.ScramSecret;
 import io.sluice.auth.ScramServerExchange;
 import io.sluice.auth.SecretKind;
 import io.sluice.pool.CheckoutFailure;
-import io.sluice.pool.Lease;
-import io.sluice.pool.Waiter;
 import io.sluice.proto.Frame;
 import io.sluice.proto.PgError;
 import io.sluice.proto.SqlState;
@@ -59,7 +57,6 @@ final class ClientLogin {
     private byte[] salt;
     private ScramServerExchange scram;
     private boolean consoleAdmin;
-    private Waiter welcomeWaiter;
 
     ClientLogin(ClientSession session) {
         this.session = session;
@@ -321,38 +318,23 @@ final class ClientLogin {
             return;
         }
         Route route = ((RouteLookup.Pooled) lookup).route();
-        Map<String, String> welcome = session.context().welcome(route.poolKey());
-        if (welcome != null) {
-            step = Step.DONE;
-            session.loggedIn(route, false, false, params, welcome);
-            return;
-        }
-        // First client of this pool: learn the server's parameters from a real server login.
         step = Step.WELCOME;
-        session.channel().config().setAutoRead(false);
-        welcomeWaiter = new Waiter() {
+        session.context().welcome(route.poolKey(), new SessionContext.WelcomeCallback() {
             @Override
-            public boolean isAlive() {
-                return step == Step.WELCOME && session.channel().isActive();
-            }
-
-            @Override
-            public void granted(Lease lease) {
-                var server = (io.sluice.backend.ServerConnection) lease.server();
-                Map<String, String> learned = Map.copyOf(server.params());
-                session.context().rememberWelcome(route.poolKey(), learned);
-                lease.release();
-                step = Step.DONE;
-                session.channel().config().setAutoRead(true);
-                session.loggedIn(route, false, false, params, learned);
+            public void welcome(Map<String, String> params) {
+                if (step == Step.WELCOME && session.channel().isActive()) {
+                    step = Step.DONE;
+                    session.loggedIn(route, false, false, ClientLogin.this.params, params);
+                }
             }
 
             @Override
             public void failed(CheckoutFailure f) {
-                step = Step.DONE;
-                session.failCheckout(f);
+                if (step == Step.WELCOME) {
+                    step = Step.DONE;
+                    session.failCheckout(f);
+                }
             }
-        };
-        session.context().checkout(route.poolKey(), welcomeWaiter);
+        });
     }
 }

@@ -23,10 +23,19 @@ public interface SessionContext {
     /** A transaction ended after {@code nanos} (feeds the pool's latency histogram). */
     void transactionDone(PoolKey key, long nanos);
 
-    /** ParameterStatus values a new client of this pool is greeted with; null if none known yet. */
-    Map<String, String> welcome(PoolKey key);
+    /**
+     * ParameterStatus values a new client of this pool is greeted with. Answers at once when
+     * known; otherwise one server login learns them for all clients logging in meanwhile
+     * (PgBouncer's wait_for_welcome), so a login burst costs one connect, not one each.
+     */
+    void welcome(PoolKey key, WelcomeCallback callback);
 
-    void rememberWelcome(PoolKey key, Map<String, String> params);
+    /** Receives the greeting parameters, or why they could not be learned. On the event loop. */
+    interface WelcomeCallback {
+        void welcome(Map<String, String> params);
+
+        void failed(io.sluice.pool.CheckoutFailure failure);
+    }
 
     DatabaseStats stats(String database);
 

@@ -186,9 +186,7 @@ final class Checkout {
             return;
         }
         if (handoffTicket == null || !handoffTicket.isQueued()) {
-            if (!budgetExhausted) {
-                handoffTicket = pool.handoffQueue().add(this);
-            }
+            handoffTicket = pool.handoffQueue().add(this);
         }
         if (gateTicket == null || !gateTicket.isQueued()) {
             gateTicket = pool.gate().waiters().add(this);
@@ -213,10 +211,9 @@ final class Checkout {
         pool.counters().gateBudgetExhausted();
         budgetExhausted = true;
         budgetRunning = false;
-        // Stop taking handoffs and insist on a slot, unless the pool is full: then no slot can help.
-        if (pool.size() < pool.settings().poolSize() && handoffTicket != null) {
-            handoffTicket.cancel();
-        }
+        // Insist on a gate slot now, but keep the place in the handoff line: a checkout that
+        // left it would starve once the pool reaches pool_size (no slot can help then) while
+        // newer waiters keep receiving every returned connection.
         pool.requestGateWake();
     }
 

@@ -1,0 +1,163 @@
+#!/usr/bin/env bash
+# Pool-pressure benchmark, Sluice vs PgBouncer on one throwaway PostgreSQL, same pgbouncer.ini
+# (only the port differs), trust and SCRAM logins:
+#   herd     200 clients start together on a pool of 40, each runs one 10 ms query; cold pool
+#            (fresh pooler) and warm pool (right after): time until all are answered, backends
+#            created, peak of concurrent connection startups (from PostgreSQL's log).
+#   fifo-500 500 clients on a pool of 40 running short transactions: TPS, p50, p99, p99.9, p99/p50.
+# Loopback only; every run is bounded (-t 1 or -T).
+#
+#   bench/pressure-compare.sh [fifo-seconds]
+set -euo pipefail
+here=$(cd "$(dirname "$0")/.." && pwd)
+secs=${1:-15}
+jar="$here/server/target/sluice.jar"
+[ -f "$jar" ] || { echo "missing $jar: run 'mvn -q package -DskipTests' first" >&2; exit 2; }
+pgbouncer=$(command -v pgbouncer || echo /usr/sbin/pgbouncer)
+[ -x "$pgbouncer" ] || { echo "pgbouncer not installed (apt-get install -y pgbouncer)" >&2; exit 2; }
+pgbin=$(ls -d /usr/lib/postgresql/*/bin | sort -V | tail -1)
+work=$(mktemp -d /tmp/sluice-pressure.XXXXXX); chmod 755 "$work"
+root() { [ "$(id -u)" = 0 ]; }
+as_pg() { if root; then setpriv --reuid=postgres --regid=postgres --init-groups -- "$@"; else "$@"; fi; }
+exec_as_pg() { if root; then exec setpriv --reuid=postgres --regid=postgres --init-groups -- "$@"; else exec "$@"; fi; }
+root && chown postgres: "$work"
+free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
+pg_port=$(free_port)
+poolers=()
+stop_poolers() { for p in "${poolers[@]}"; do kill "$p" 2>/dev/null || true; wait "$p" 2>/dev/null || true; done; poolers=(); }
+cleanup() {
+  stop_poolers
+  as_pg "$pgbin/pg_ctl" -D "$work/data" -m immediate stop >/dev/null 2>&1 || true
+  rm -rf "$work"
+}
+trap cleanup EXIT
+
+as_pg "$pgbin/initdb" -D "$work/data" -U postgres -A trust >/dev/null
+cat >> "$work/data/postgresql.conf" <<CONF
+listen_addresses = '127.0.0.1'
+port = $pg_port
+unix_socket_directories = '$work'
+max_connections = 300
+fsync = off
+synchronous_commit = off
+log_connections = on
+password_encryption = 'scram-sha-256'
+CONF
+cat > "$work/data/pg_hba.conf" <<HBA
+local all all trust
+host all postgres 127.0.0.1/32 trust
+host all all 127.0.0.1/32 scram-sha-256
+HBA
+as_pg "$pgbin/pg_ctl" -D "$work/data" -l "$work/pg.log" -w start >/dev/null
+psql_pg() { "$pgbin/psql" -X -qAt -h 127.0.0.1 -p "$pg_port" -U postgres "$@"; }
+psql_pg -c "create role bench_scram login password 'bench-pw'" postgres
+psql_pg -c "create database bench" postgres
+psql_pg -c "grant all on database bench to bench_scram" postgres
+"$pgbin/pgbench" -q -i -s 10 -h 127.0.0.1 -p "$pg_port" -U postgres bench >/dev/null 2>&1
+psql_pg -c "grant select on all tables in schema public to bench_scram" bench
+scram_secret=$(psql_pg -c "select rolpassword from pg_authid where rolname = 'bench_scram'" postgres)
+printf '"postgres" ""\n"bench_scram" "%s"\n' "$scram_secret" > "$work/userlist.txt"
+echo 'select pg_sleep(0.01);' > "$work/herd.sql"
+
+write_ini() { # $1 file, $2 port, $3 auth_type
+  cat > "$1" <<INI
+[databases]
+bench = host=127.0.0.1 port=$pg_port dbname=bench pool_size=40
+warmup = host=127.0.0.1 port=$pg_port dbname=bench pool_size=10
+[pgbouncer]
+listen_addr = 127.0.0.1
+listen_port = $2
+unix_socket_dir = $work
+auth_type = $3
+auth_file = $work/userlist.txt
+pool_mode = transaction
+max_client_conn = 700
+log_connections = 0
+log_disconnections = 0
+log_pooler_errors = 0
+INI
+  root && chown postgres: "$1" "$work/userlist.txt"
+  true
+}
+
+start_pooler() { # $1 kind, $2 auth -> sets port
+  port=$(free_port)
+  write_ini "$work/$1.ini" "$port" "$2"
+  if [ "$1" = pgbouncer ]; then
+    (exec_as_pg "$pgbouncer" -q "$work/$1.ini") & poolers+=($!)
+  else
+    SLUICE_JAR="$jar" "$here/server/src/main/dist/bin/sluice" -q "$work/$1.ini" & poolers+=($!)
+  fi
+  for _ in $(seq 1 150); do (exec 3<>/dev/tcp/127.0.0.1/"$port") 2>/dev/null && break; sleep 0.1; done
+  (exec 3<>/dev/tcp/127.0.0.1/"$port") 2>/dev/null || { echo "$1 did not start" >&2; exit 1; }
+  # Same warm-up for both poolers on a separate pool ("warmup"), so the measured pool is
+  # cold but a long-running process is not (the JVM's JIT needs a few seconds of traffic).
+  PGPASSWORD=bench-pw "$pgbin/pgbench" -n -S -M extended -c 20 -j 2 -T 4 -h 127.0.0.1 -p "$port" -U "$3" warmup >/dev/null 2>&1 || true
+}
+
+log_mark() { wc -c < "$work/pg.log"; }
+startups() { # $1 = byte offset in pg.log -> "created peak"
+  tail -c +"$(( $1 + 1 ))" "$work/pg.log" | python3 -c '
+import re, sys
+ev, ours = [], set()
+for line in sys.stdin:
+    m = re.search(r"\[(\d+)\] LOG:  connection received", line)
+    if m: ev.append((m.group(1), 1)); continue
+    m = re.search(r"\[(\d+)\] LOG:  connection authorized: user=\S+ database=bench", line)
+    if m: ev.append((m.group(1), -1)); ours.add(m.group(1))
+cur = peak = 0; open_ = set()
+for pid, d in ev:
+    if pid not in ours: continue
+    if d == 1: open_.add(pid); cur += 1; peak = max(peak, cur)
+    elif pid in open_: open_.discard(pid); cur -= 1
+print(len(ours), peak)'
+}
+
+herd() { # $1 user -> "ms created peak failed"
+  local mark out tps failed
+  mark=$(log_mark)
+  out=$(PGPASSWORD=bench-pw "$pgbin/pgbench" -n -c 200 -j 2 -t 1 -f "$work/herd.sql" -h 127.0.0.1 -p "$port" -U "$1" bench 2>&1 || true)
+  tps=$(sed -n 's/^tps = \([0-9.]*\).*/\1/p' <<<"$out")
+  failed=$(sed -n 's/^number of failed transactions: \([0-9]*\).*/\1/p' <<<"$out")
+  sleep 0.5 # let the log catch up before reading it (observation only, no test depends on it)
+  echo "$(python3 -c "print(f'{200/$tps*1000:.0f}' if ${tps:-0} else 'n/a')") $(startups "$mark") ${failed:-?}"
+}
+
+fifo() { # $1 user -> "tps p50 p99 p999 ratio"
+  rm -f "$work"/fifo.*
+  PGPASSWORD=bench-pw "$pgbin/pgbench" -n -S -M extended -c 500 -j 2 -T "$secs" -l --log-prefix="$work/fifo" \
+      -h 127.0.0.1 -p "$port" -U "$1" bench > "$work/fifo.out" 2>&1 || true
+  cat "$work"/fifo.* 2>/dev/null | python3 -c "
+import sys
+lat = sorted(int(l.split()[2]) for l in sys.stdin if len(l.split()) > 2 and l.split()[2].isdigit())
+tps = open('$work/fifo.out').read()
+import re
+m = re.search(r'tps = ([0-9.]+)', tps)
+if not lat: print('0 0 0 0 n/a'); sys.exit()
+q = lambda p: lat[min(len(lat)-1, int(p*len(lat)))] / 1000
+print(f\"{float(m.group(1)) if m else 0:.0f} {q(.5):.2f} {q(.99):.2f} {q(.999):.2f} {q(.99)/q(.5):.2f}\")"
+}
+
+printf '\n%-10s %-6s %-6s %10s %9s %12s %7s\n' pooler auth pool herd_ms backends peak_startups failed
+for auth in trust scram-sha-256; do
+  user=postgres; [ "$auth" = trust ] || user=bench_scram
+  for kind in pgbouncer sluice; do
+    start_pooler "$kind" "$auth" "$user"
+    read -r ms created peak failed < <(herd "$user")
+    printf '%-10s %-6s %-6s %10s %9s %12s %7s\n' "$kind" "${auth%%-*}" cold "$ms" "$created" "$peak" "$failed"
+    read -r ms created peak failed < <(herd "$user")
+    printf '%-10s %-6s %-6s %10s %9s %12s %7s\n' "$kind" "${auth%%-*}" warm "$ms" "$created" "$peak" "$failed"
+    stop_poolers
+  done
+done
+
+printf '\n%-10s %-6s %8s %8s %8s %8s %8s\n' pooler auth tps p50_ms p99_ms p999_ms p99/p50
+for auth in trust scram-sha-256; do
+  user=postgres; [ "$auth" = trust ] || user=bench_scram
+  for kind in pgbouncer sluice; do
+    start_pooler "$kind" "$auth" "$user"
+    read -r tps p50 p99 p999 ratio < <(fifo "$user")
+    printf '%-10s %-6s %8s %8s %8s %8s %8s\n' "$kind" "${auth%%-*}" "$tps" "$p50" "$p99" "$p999" "$ratio"
+    stop_poolers
+  done
+done

@@ -55,4 +55,35 @@ class BurstGateTest {
         assertThat(h.connector.attempts).isEqualTo(6);
         assertThat(h.connector.maxInflight).isEqualTo(2);
     }
+
+    /** Checkouts whose gate budget ran out are still served in arrival order once the pool is full. */
+    @Test
+    void budgetExhaustedCheckoutKeepsItsPlaceOncePoolIsFull() {
+        Settings s = new Settings();
+        s.poolSize = 4;
+        s.warmPoolRatioPercent = 0;
+        s.fastRetries = 0;
+        Harness h = new Harness(s, 50 * MS);
+        h.warm(2);
+        for (int i = 0; i < 50; i++) {
+            h.pool.recordTransaction(10 * MS);
+        }
+        List<TestWaiter> clients = new ArrayList<>();
+        for (int t = 0; t < 200; t++) {   // one arrival per ms, capacity 0.4 per ms: a long FIFO line
+            clients.add(h.checkoutHolding(10 * MS));
+            h.vt.advanceMillis(1);
+        }
+        h.vt.runAll(60 * S);
+
+        assertThat(clients).allMatch(TestWaiter::served);
+        assertThat(h.pool.scaling().gateBudgetExhausted()).isGreaterThan(0);
+        // served in arrival order, give or take the few served by the two connects
+        List<Integer> order = h.grants.stream().map(w -> w.number).toList();
+        for (int i = 0; i < order.size(); i++) {
+            for (int j = i + 1; j < order.size(); j++) {
+                assertThat(order.get(i) - order.get(j)).as("client %d served before %d", order.get(i), order.get(j))
+                        .isLessThan(10);
+            }
+        }
+    }
 }

@@ -10,12 +10,16 @@ import io.sluice.util.Randomness;
  * <p>Phase 4 (direct handoff) deadline: {@code min(remaining query_wait_timeout − 500 ms,
  * adaptive cap)} with ±20 % jitter, then capped by a per-checkout hard cap drawn uniformly in
  * 300–500 ms. Adaptive cap (Sluice's choice; the design leaves the formula open):
- * {@code 2 × xact_p99} clamped to [5 ms, 500 ms]; without samples yet it is 500 ms, so the
- * hard cap decides. Rationale: if none of the leased connections comes back within twice the
- * p99 transaction time, they are stuck in long transactions and a connect is worth its cost.
+ * {@code 2 × xact_p99} clamped to [5 ms, 500 ms]. Rationale: if none of the leased connections
+ * comes back within twice the p99 transaction time, they are stuck in long transactions and a
+ * connect is worth its cost.
  *
- * <p>Phase 5 (burst gate) loop budget: {@code xact_p99 × 2 ± 20 %} clamped to [20 ms, 500 ms];
- * without samples 500 ms (before jitter), which keeps connects few on a cold start.
+ * <p>Phase 5 (burst gate) loop budget: {@code xact_p99 × 2 ± 20 %} clamped to [20 ms, 500 ms].
+ *
+ * <p>Before the pool has seen a transaction both use {@link #NO_SAMPLES_GUESS} (20 ms): a cold
+ * pool in a burst has no latency to go by, and waiting up to the 300–500 ms hard cap there made
+ * a herd on a cold pool open about one backend per cap while its clients queued. The first
+ * finished transactions replace the guess within milliseconds.
  */
 public final class Anticipation {
     static final long MS = 1_000_000L;
@@ -27,6 +31,7 @@ public final class Anticipation {
     static final long BUDGET_MIN = 20 * MS;
     static final long BUDGET_MAX = 500 * MS;
     static final double JITTER = 0.20;
+    static final long NO_SAMPLES_GUESS = 20 * MS;
 
     private final TransactionLatency latency;
     private final Randomness random;
@@ -40,7 +45,7 @@ public final class Anticipation {
     public long adaptiveCap() {
         long p99 = latency.p99();
         if (p99 < 0) {
-            return ADAPTIVE_CAP_MAX;
+            return NO_SAMPLES_GUESS;
         }
         return clamp(saturatingTimes2(p99), ADAPTIVE_CAP_MIN, ADAPTIVE_CAP_MAX);
     }
@@ -64,7 +69,7 @@ public final class Anticipation {
     /** How long a checkout at a full burst gate keeps taking handoffs before it insists on a slot. */
     public long burstBudget() {
         long p99 = latency.p99();
-        long base = p99 < 0 ? BUDGET_MAX : saturatingTimes2(p99);
+        long base = p99 < 0 ? NO_SAMPLES_GUESS : saturatingTimes2(p99);
         return clamp(random.jitter(base, JITTER), BUDGET_MIN, BUDGET_MAX);
     }
 

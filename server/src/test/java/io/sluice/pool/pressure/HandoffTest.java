@@ -67,6 +67,9 @@ class HandoffTest {
     @Test
     void jitteredDeadlinesDoNotExpireTogether() {
         Harness h = fullPool(2);
+        for (int i = 0; i < 20; i++) {
+            h.pool.recordTransaction(400 * Harness.MS); // slow transactions: the 300-500 ms hard cap decides
+        }
         h.checkout();
         h.checkout();
         for (int i = 0; i < 50; i++) {

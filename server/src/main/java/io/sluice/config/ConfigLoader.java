@@ -148,6 +148,13 @@ public final class ConfigLoader {
                     + ") is less than reserve_pool_timeout (" + s.format("reserve_pool_timeout")
                     + "): clients give up before a connection can be granted");
         }
+        long coordinatorWait = s.nanos("db_reserve_pool_timeout");
+        if (wait > 0 && coordinatorWait > 0 && wait < coordinatorWait) {
+            warnings.add(file + ": query_wait_timeout (" + s.format("query_wait_timeout")
+                    + ") is less than db_reserve_pool_timeout (" + s.format("db_reserve_pool_timeout")
+                    + "): clients give up before the coordinator answers and see wait timeouts"
+                    + " instead of the \"in use\" error");
+        }
     }
 
     static ConfigSnapshot applySet(ConfigSnapshot snap, String key, String value) throws ConfigException {

@@ -99,7 +99,8 @@ public final class Coordinator {
     void arbiterAnswer(PermitRequest r, Permit permit) {
         if (permit != null) {
             grant(r, permit);
-        } else if (r.stage == PermitRequest.Stage.RESERVE_FIRST) {
+        } else if (r.stage == PermitRequest.Stage.RESERVE_FIRST || !r.requester.canConnectNow()) {
+            // R refused, or D refused only because the pool's gate is busy right now: keep waiting.
             evictOrWait(r);
         } else {
             exhaust(r);

@@ -9,7 +9,9 @@ import java.util.List;
  * Hands out the coordinator's reserve permits. Requests (phase R and phase D) are collected for
  * one engine-loop turn and then answered best first by {@code (starving, queued_clients)}: a pool
  * below its effective minimum wins, then the pool with more waiting clients, then the older
- * request. Losers are told at once (R falls through to eviction, D to the error). Engine thread only.
+ * request. Losers are told at once (R falls through to eviction, D to the error). A request
+ * whose pool cannot connect at this moment (its gate is full) is refused rather than handed a
+ * permit it would hold idle. Engine thread only.
  */
 final class ReserveArbiter {
     /** Best first: starving, then more queued clients, then arrival order. */
@@ -50,7 +52,8 @@ final class ReserveArbiter {
             if (!r.live()) {
                 continue;
             }
-            coordinator.arbiterAnswer(r, coordinator.takeReserve());
+            // A permit its pool cannot use at once would be a phantom: refuse it instead.
+            coordinator.arbiterAnswer(r, r.requester.canConnectNow() ? coordinator.takeReserve() : null);
         }
     }
 }

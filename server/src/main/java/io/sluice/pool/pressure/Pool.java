@@ -424,8 +424,15 @@ public final class Pool {
     private void gateWake() {
         wakeScheduled = false;
         Checkout c;
+        // Each checkout that finds the database full asks the coordinator in place of a slot it
+        // did not take; no more of them ask than there are free slots (no phantom permits).
+        int asks = 0;
         while ((c = gate.oldestWaiter()) != null) {
             if (!c.onGateWake()) {
+                break;
+            }
+            if (c.phase() == Checkout.Phase.PERMIT
+                    && ++asks >= Math.max(1, settings.maxParallelCreates()) - gate.inflight()) {
                 break;
             }
         }

@@ -155,6 +155,12 @@ public final class ConfigLoader {
                     + "): clients give up before the coordinator answers and see wait timeouts"
                     + " instead of the \"in use\" error");
         }
+        long floor = s.nanos("min_connection_lifetime");
+        if (s.intValue("max_db_connections") > 0 && wait > 0 && wait < floor) {
+            warnings.add(file + ": query_wait_timeout (" + s.format("query_wait_timeout")
+                    + ") is less than min_connection_lifetime (" + s.format("min_connection_lifetime")
+                    + "): a full database may refuse clients whose slot is held by a younger idle connection");
+        }
     }
 
     static ConfigSnapshot applySet(ConfigSnapshot snap, String key, String value) throws ConfigException {

@@ -150,6 +150,8 @@ public final class ConfigKeys {
         rows.add(pg("user", STRING, "", F, S));
         rows.add(pg("verbose", INT, "", R, S));
         // --- Sluice pool pressure (docs: /work/shared/spec/pressure.md) ---
+        rows.add(sluice("db_reserve_pool_size", INT, "0"));
+        rows.add(sluice("db_reserve_pool_timeout", TIME, "0"));
         rows.add(sluice("min_connection_lifetime", TIME, "30"));
         rows.add(sluice("min_guaranteed_pool_size", INT, "0"));
         rows.add(sluice("retain_connections_time", TIME, "30"));

@@ -148,6 +148,19 @@ public final class ConfigLoader {
                     + ") is less than reserve_pool_timeout (" + s.format("reserve_pool_timeout")
                     + "): clients give up before a connection can be granted");
         }
+        long coordinatorWait = s.nanos("db_reserve_pool_timeout");
+        if (wait > 0 && coordinatorWait > 0 && wait < coordinatorWait) {
+            warnings.add(file + ": query_wait_timeout (" + s.format("query_wait_timeout")
+                    + ") is less than db_reserve_pool_timeout (" + s.format("db_reserve_pool_timeout")
+                    + "): clients give up before the coordinator answers and see wait timeouts"
+                    + " instead of the \"in use\" error");
+        }
+        long floor = s.nanos("min_connection_lifetime");
+        if (s.intValue("max_db_connections") > 0 && wait > 0 && wait < floor) {
+            warnings.add(file + ": query_wait_timeout (" + s.format("query_wait_timeout")
+                    + ") is less than min_connection_lifetime (" + s.format("min_connection_lifetime")
+                    + "): a full database may refuse clients whose slot is held by a younger idle connection");
+        }
     }
 
     static ConfigSnapshot applySet(ConfigSnapshot snap, String key, String value) throws ConfigException {

@@ -220,4 +220,14 @@ public record ConfigSnapshot(
     public int minGuaranteedPoolSize() {
         return settings.intValue("min_guaranteed_pool_size");
     }
+
+    /** Coordinator mode: reserve permits above max_db_connections (Sluice's db_reserve_pool_size). */
+    public int dbReservePoolSize() {
+        return settings.intValue("db_reserve_pool_size");
+    }
+
+    /** Coordinator mode: phase C wait budget; zero = as long as the client's query_wait_timeout. */
+    public Duration dbReservePoolTimeout() {
+        return settings.duration("db_reserve_pool_timeout");
+    }
 }

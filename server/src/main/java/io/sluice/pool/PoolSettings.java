@@ -22,6 +22,10 @@ package io.sluice.pool;
  * @param retainConnectionsTime    retain_connections_time (replenish / retain cycle)
  * @param maxDbConnections         max_db_connections of the database; 0 = no limit
  * @param maxUserConnections       max_user_connections of the user; 0 = no limit
+ * @param minGuaranteedPoolSize    min_guaranteed_pool_size: connections a coordinator never evicts
+ * @param minConnectionLifetime    min_connection_lifetime: younger connections are never evicted
+ * @param dbReservePoolSize        db_reserve_pool_size: the coordinator's reserve above max_db_connections
+ * @param dbReservePoolTimeout     db_reserve_pool_timeout: coordinator wait budget; 0 = the client's query_wait_timeout
  */
 public record PoolSettings(
         int poolSize,
@@ -40,5 +44,14 @@ public record PoolSettings(
         int maxParallelCreates,
         long retainConnectionsTime,
         int maxDbConnections,
-        int maxUserConnections) {
+        int maxUserConnections,
+        int minGuaranteedPoolSize,
+        long minConnectionLifetime,
+        int dbReservePoolSize,
+        long dbReservePoolTimeout) {
+
+    /** Connections of this pool a coordinator never evicts: max(min_pool_size, min_guaranteed_pool_size). */
+    public int effectiveMinimum() {
+        return Math.max(minPoolSize, minGuaranteedPoolSize);
+    }
 }

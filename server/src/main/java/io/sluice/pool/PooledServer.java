@@ -12,6 +12,7 @@ public final class PooledServer {
     private long lastReturnedAt;
     private ServerState state;
     private boolean replacementRequested;
+    private Permit permit;
 
     public PooledServer(ServerHandle handle, long createdAt, long epoch, double lifetimeFactor) {
         this.handle = handle;
@@ -68,6 +69,15 @@ public final class PooledServer {
 
     public void replacementRequested(boolean requested) {
         replacementRequested = requested;
+    }
+
+    /** The coordinator permit this connection holds, or null outside coordinator mode. */
+    public Permit permit() {
+        return permit;
+    }
+
+    public void permit(Permit p) {
+        permit = p;
     }
 
     @Override

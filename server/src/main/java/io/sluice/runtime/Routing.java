@@ -106,7 +106,11 @@ public final class Routing {
                 config.maxParallelCreates(),
                 config.retainConnectionsTime().toNanos(),
                 db.maxDbConnections().orElse(config.maxDbConnections()),
-                maxUser);
+                maxUser,
+                config.minGuaranteedPoolSize(),
+                config.minConnectionLifetime().toNanos(),
+                config.dbReservePoolSize(),
+                config.dbReservePoolTimeout().toNanos());
     }
 
     /** Where the pool's servers are and how they log in; {@code scramKeys} gives cached pass-through keys. */

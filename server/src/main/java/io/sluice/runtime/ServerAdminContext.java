@@ -310,7 +310,10 @@ final class ServerAdminContext implements AdminContext {
 
     @Override
     public List<PoolCoordinatorRow> poolCoordinators() {
-        return List.of();
+        return server.pools().coordinators().stream()
+                .map(c -> new PoolCoordinatorRow(c.database(), c.maxDbConnections(), c.current(), c.reserveSize(),
+                        c.reserveUsed(), c.evictions(), c.reserveAcquisitions(), c.exhaustions()))
+                .toList();
     }
 
     @Override

@@ -88,10 +88,11 @@ class ConfigKeysGoldenTest {
         Map<String, String> expected = Map.of(
                 "scaling_warm_pool_ratio", "20", "scaling_fast_retries", "10",
                 "scaling_max_parallel_creates", "2", "retain_connections_time", "30",
-                "min_connection_lifetime", "30", "min_guaranteed_pool_size", "0");
+                "min_connection_lifetime", "30", "min_guaranteed_pool_size", "0",
+                "db_reserve_pool_size", "0", "db_reserve_pool_timeout", "0");
         List<ConfigKey> sluice = ConfigKeys.all().stream()
                 .filter(k -> k.origin() == ConfigKey.Origin.SLUICE).toList();
-        assertThat(sluice).hasSize(6).allSatisfy(k -> {
+        assertThat(sluice).hasSize(8).allSatisfy(k -> {
             assertThat(k.defaultValue()).isEqualTo(expected.get(k.name()));
             assertThat(k.changeable()).isTrue();
             assertThat(k.supported()).isTrue();

@@ -286,11 +286,21 @@ class ConfigLoaderTest {
     }
 
     @Test
+    void warnsWhenClientsGiveUpBeforeTheCoordinatorCanAnswer() throws Exception {
+        ConfigSnapshot s = load(dir, "[pgbouncer]\nquery_wait_timeout = 10\nmax_db_connections = 5\n"
+                + "db_reserve_pool_timeout = 20\n");
+        assertThat(s.warnings()).anySatisfy(w -> assertThat(w)
+                .contains("query_wait_timeout (10) is less than db_reserve_pool_timeout (20)"));
+        assertThat(s.warnings()).anySatisfy(w -> assertThat(w)
+                .contains("query_wait_timeout (10) is less than min_connection_lifetime (30)"));
+    }
+
+    @Test
     void snapshotCollectionsAreImmutable() {
         ConfigSnapshot s = TestConfigs.minimal();
         assertThatThrownBy(() -> s.databases().clear()).isInstanceOf(UnsupportedOperationException.class);
         assertThatThrownBy(() -> s.warnings().add("x")).isInstanceOf(UnsupportedOperationException.class);
-        assertThat(List.copyOf(s.showConfigRows())).hasSize(104);
+        assertThat(List.copyOf(s.showConfigRows())).hasSize(106);
     }
 
     @Test

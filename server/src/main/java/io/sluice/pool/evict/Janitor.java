@@ -1,6 +1,7 @@
 package io.sluice.pool.evict;
 
 import io.sluice.pool.LifetimePolicy;
+import io.sluice.pool.Permit;
 import io.sluice.pool.PoolSettings;
 import io.sluice.pool.PooledServer;
 import io.sluice.pool.ServerState;
@@ -15,9 +16,16 @@ import java.util.WeakHashMap;
  * shrinks), and every retain_connections_time tops a pool up to min_pool_size by only
  * <em>trying</em> the burst gate; a busy gate counts replenish_deferred and waits for the next
  * cycle. Pre-replacement lives on the checkout path ({@code pool.pressure}), not here.
+ *
+ * <p>Under a coordinator the same cycle first runs the retain task: for a pool not under
+ * pressure (no client waiting) it walks the idle queue and swaps reserve permits for main
+ * permits while main has room, stopping at the first failure, then closes the idle
+ * reserve-permit connections that could not be upgraded and have idled at least
+ * min_connection_lifetime. So a reserve permit in use means a burst now or within one cycle.
+ * Replenish then only try-acquires a permit (phase A). Engine thread only.
  */
 public final class Janitor {
-    private final Map<Pool, Long> lastReplenish = new WeakHashMap<>();
+    private final Map<Pool, Long> lastCycle = new WeakHashMap<>();
 
     public void tick(Pool pool, long now) {
         pool.purgeDeadWaiters();
@@ -26,7 +34,35 @@ public final class Janitor {
         }
         PoolSettings s = pool.settings();
         expireIdle(pool, s, now);
-        replenish(pool, s, now);
+        Long last = lastCycle.get(pool);
+        if (last != null && now - last < s.retainConnectionsTime()) {
+            return;
+        }
+        lastCycle.put(pool, now);
+        if (pool.coordinator() != null) {
+            retain(pool, s, now);
+        }
+        replenish(pool, s);
+    }
+
+    /** The retain task of one pool (coordinator mode): reserve → main upgrade, then release. */
+    static void retain(Pool pool, PoolSettings s, long now) {
+        if (pool.waitingClients() > 0) {
+            return;
+        }
+        for (PooledServer srv : pool.idleServers()) {
+            Permit p = srv.permit();
+            if (p != null && p.isReserve() && !p.tryUpgrade()) {
+                break;
+            }
+        }
+        for (PooledServer srv : pool.idleServers()) {
+            Permit p = srv.permit();
+            if (p != null && p.isReserve() && srv.state() == ServerState.IDLE
+                    && srv.idleFor(now) >= s.minConnectionLifetime()) {
+                pool.closeIdle(srv, "reserve connection not needed");
+            }
+        }
     }
 
     private static void expireIdle(Pool pool, PoolSettings s, long now) {
@@ -43,15 +79,10 @@ public final class Janitor {
         }
     }
 
-    private void replenish(Pool pool, PoolSettings s, long now) {
+    private static void replenish(Pool pool, PoolSettings s) {
         if (s.minPoolSize() <= 0) {
             return;
         }
-        Long last = lastReplenish.get(pool);
-        if (last != null && now - last < s.retainConnectionsTime()) {
-            return;
-        }
-        lastReplenish.put(pool, now);
         int target = Math.min(s.minPoolSize(), s.poolSize());
         while (pool.size() < target) {
             Pool.CreateStart r = pool.tryReplenish();

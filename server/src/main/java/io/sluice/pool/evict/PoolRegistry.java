@@ -7,6 +7,8 @@ import io.sluice.pool.PoolSettings;
 import io.sluice.pool.PoolSnapshot;
 import io.sluice.pool.ScalingSnapshot;
 import io.sluice.pool.ServerConnector;
+import io.sluice.pool.coord.Coordinator;
+import io.sluice.pool.coord.CoordinatorSnapshot;
 import io.sluice.pool.pressure.Pool;
 import io.sluice.util.Clock;
 import io.sluice.util.Randomness;
@@ -14,6 +16,8 @@ import io.sluice.util.Scheduler;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
+import java.util.HashSet;
+import java.util.Set;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -23,6 +27,10 @@ import java.util.function.Function;
  * All pools of the process, created on demand from a settings resolver, with the shared
  * per-database (max_db_connections) and per-user (max_user_connections) caps, maintenance
  * ({@link #tick}), RECONNECT, reload and the console's iteration. Engine thread only.
+ *
+ * <p>A database whose first pool is created with max_db_connections &gt; 0 gets a
+ * {@link Coordinator} (coordinator mode) instead of the plain database cap; the mode of a
+ * database is fixed for the life of the process (reload changes the numbers, not the mode).
  */
 public final class PoolRegistry {
     private static final Comparator<Pool> SHOW_ORDER =
@@ -38,6 +46,9 @@ public final class PoolRegistry {
     private final Map<PoolKey, Pool> pools = new HashMap<>();
     private final Map<String, ConnectionLimit> databaseLimits = new HashMap<>();
     private final Map<String, ConnectionLimit> userLimits = new HashMap<>();
+    private final Map<String, Coordinator> coordinators = new HashMap<>();
+    private final Set<String> plainDatabases = new HashSet<>();
+    private final PoolEvictionSource evictionSource;
 
     public PoolRegistry(Function<PoolKey, PoolSettings> settingsFor, ServerConnector connector, PoolEvents events,
                         Clock clock, Scheduler scheduler, Randomness random) {
@@ -47,6 +58,7 @@ public final class PoolRegistry {
         this.clock = clock;
         this.scheduler = scheduler;
         this.random = random;
+        this.evictionSource = new PoolEvictionSource(this::pools, clock);
     }
 
     /** The pool for {@code key}, created with the resolver's settings on first use. */
@@ -54,11 +66,14 @@ public final class PoolRegistry {
         Pool p = pools.get(key);
         if (p == null) {
             PoolSettings s = settingsFor.apply(key);
-            ConnectionLimit db = databaseLimit(key.database());
             ConnectionLimit user = userLimit(key.user());
-            db.setMax(s.maxDbConnections());
             user.setMax(s.maxUserConnections());
-            p = new Pool(key, s, connector, events, db, user, clock, scheduler, random);
+            Coordinator coordinator = coordinatorFor(key.database(), s);
+            ConnectionLimit db = databaseLimit(key.database());
+            if (coordinator == null) {
+                db.setMax(s.maxDbConnections());
+            }
+            p = new Pool(key, s, connector, events, db, user, coordinator, clock, scheduler, random);
             pools.put(key, p);
         }
         return p;
@@ -73,6 +88,33 @@ public final class PoolRegistry {
         List<Pool> list = new ArrayList<>(pools.values());
         list.sort(SHOW_ORDER);
         return list;
+    }
+
+    private Coordinator coordinatorFor(String database, PoolSettings s) {
+        Coordinator c = coordinators.get(database);
+        if (c == null && s.maxDbConnections() > 0 && !plainDatabases.contains(database)) {
+            c = new Coordinator(database, s.maxDbConnections(), s.dbReservePoolSize(), s.dbReservePoolTimeout(),
+                    s.minConnectionLifetime(), evictionSource, clock, scheduler);
+            coordinators.put(database, c);
+        } else if (c == null) {
+            plainDatabases.add(database);
+        } else {
+            c.update(s.maxDbConnections(), s.dbReservePoolSize(), s.dbReservePoolTimeout(), s.minConnectionLifetime());
+        }
+        return c;
+    }
+
+    /** The coordinator of {@code database}, if it runs in coordinator mode. */
+    public Optional<Coordinator> coordinator(String database) {
+        return Optional.ofNullable(coordinators.get(database));
+    }
+
+    /** SHOW POOL_COORDINATOR / metrics: one snapshot per coordinated database, by name. */
+    public List<CoordinatorSnapshot> coordinators() {
+        List<CoordinatorSnapshot> out = new ArrayList<>();
+        coordinators.values().forEach(c -> out.add(c.snapshot()));
+        out.sort(Comparator.comparing(CoordinatorSnapshot::database));
+        return out;
     }
 
     public ConnectionLimit databaseLimit(String database) {
@@ -95,7 +137,13 @@ public final class PoolRegistry {
     public void reload() {
         for (Pool p : pools()) {
             PoolSettings s = settingsFor.apply(p.key());
-            databaseLimit(p.key().database()).setMax(s.maxDbConnections());
+            Coordinator c = coordinators.get(p.key().database());
+            if (c != null) {
+                c.update(s.maxDbConnections(), s.dbReservePoolSize(), s.dbReservePoolTimeout(),
+                        s.minConnectionLifetime());
+            } else {
+                databaseLimit(p.key().database()).setMax(s.maxDbConnections());
+            }
             userLimit(p.key().user()).setMax(s.maxUserConnections());
             p.updateSettings(s);
         }

@@ -2,8 +2,11 @@ package io.sluice.pool.pressure;
 
 import io.sluice.pool.CheckoutFailure;
 import io.sluice.pool.HandoffQueue;
+import io.sluice.pool.Permit;
 import io.sluice.pool.PooledServer;
 import io.sluice.pool.Waiter;
+import io.sluice.pool.coord.Coordinator;
+import io.sluice.pool.coord.PermitRequest;
 import io.sluice.util.Scheduler.Cancellable;
 
 /**
@@ -12,7 +15,8 @@ import io.sluice.util.Scheduler.Cancellable;
  * or {@link #abandon} (client gone: nothing is called). Engine thread only.
  */
 final class Checkout {
-    enum Phase { RECYCLE, SPIN, HANDOFF, GATE, PROBING, CONNECTING, DONE }
+    /** PERMIT: waiting on the database coordinator without a gate slot (still taking handoffs). */
+    enum Phase { RECYCLE, SPIN, HANDOFF, GATE, PERMIT, PROBING, CONNECTING, DONE }
 
     private final Pool pool;
     final Waiter waiter;
@@ -33,6 +37,7 @@ final class Checkout {
     private Cancellable deadlineTimer = Cancellable.NONE;
     private Cancellable handoffTimer = Cancellable.NONE;
     private Cancellable budgetTimer = Cancellable.NONE;
+    private PermitRequest permitRequest;
 
     Checkout(Pool pool, Waiter waiter, long now, long queryWaitTimeout) {
         this.pool = pool;
@@ -53,7 +58,7 @@ final class Checkout {
     // ---- predicates for the lazy queues: they also retire checkouts whose client left ----
 
     boolean acceptsHandoff() {
-        return (phase == Phase.HANDOFF || phase == Phase.GATE) && aliveOrAbandon();
+        return (phase == Phase.HANDOFF || phase == Phase.GATE || phase == Phase.PERMIT) && aliveOrAbandon();
     }
 
     boolean waitsForGate() {
@@ -236,8 +241,49 @@ final class Checkout {
             case CLOSED:
                 fail(Pool.closedFailure());
                 return true;
+            case DB_FULL:
+                waitForPermit();
+                return true;
             default:
                 return false;
+        }
+    }
+
+    // ---- coordinator mode: phase A failed inside the slot, which was not taken ----
+
+    private void waitForPermit() {
+        phase = Phase.PERMIT;
+        if (gateTicket != null) {
+            gateTicket.cancel();
+        }
+        budgetTimer.cancel();
+        budgetRunning = false;
+        // A connection returned to this pool serves us sooner than any permit.
+        if (handoffTicket == null || !handoffTicket.isQueued()) {
+            handoffTicket = pool.handoffQueue().add(this);
+        }
+        armDeadline();
+        permitRequest = pool.coordinator().acquire(new PermitWait(pool, this));
+    }
+
+    /** The coordinator granted a permit: retake a gate slot and connect, or give it back and wait at the gate. */
+    void permitGranted(Permit permit) {
+        if (phase != Phase.PERMIT || !aliveOrAbandon()) {
+            permit.release();
+            return;
+        }
+        switch (pool.creator().startWithPermit(this, permit)) {
+            case STARTED -> { }
+            case LOGIN_RETRY -> fail(pool.lastLoginFailure());
+            case CLOSED -> fail(Pool.closedFailure());
+            default -> phase5();
+        }
+    }
+
+    /** Phase E of the coordinator. */
+    void permitExhausted(String message) {
+        if (phase == Phase.PERMIT) {
+            fail(new CheckoutFailure(CheckoutFailure.Kind.LIMIT, Coordinator.IN_USE_SQLSTATE, message));
         }
     }
 
@@ -305,6 +351,9 @@ final class Checkout {
         }
         if (gateTicket != null) {
             gateTicket.cancel();
+        }
+        if (permitRequest != null) {
+            permitRequest.cancel();
         }
         handoffTimer.cancel();
         budgetTimer.cancel();

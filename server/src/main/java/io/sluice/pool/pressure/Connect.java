@@ -1,5 +1,6 @@
 package io.sluice.pool.pressure;
 
+import io.sluice.pool.Permit;
 import io.sluice.pool.PooledServer;
 import io.sluice.pool.ServerConnector;
 import io.sluice.pool.ServerHandle;
@@ -15,10 +16,12 @@ final class Connect implements ServerConnector.Callback {
     private final PooledServer replacing;
     private final long startedAt;
     private final long epoch;
+    private final Permit permit;
     private boolean answered;
 
-    Connect(Pool pool, Checkout owner, PooledServer replacing, long startedAt, long epoch) {
+    Connect(Pool pool, Checkout owner, PooledServer replacing, long startedAt, long epoch, Permit permit) {
         this.pool = pool;
+        this.permit = permit;
         this.owner = owner;
         this.replacing = replacing;
         this.startedAt = startedAt;
@@ -39,6 +42,11 @@ final class Connect implements ServerConnector.Callback {
 
     long epoch() {
         return epoch;
+    }
+
+    /** The coordinator permit this connect holds (passed on to the connection), or null. */
+    Permit permit() {
+        return permit;
     }
 
     @Override

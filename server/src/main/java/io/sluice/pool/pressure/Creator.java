@@ -3,34 +3,44 @@ package io.sluice.pool.pressure;
 import io.sluice.pool.CheckoutFailure;
 import io.sluice.pool.ConnectionLimit;
 import io.sluice.pool.LifetimePolicy;
+import io.sluice.pool.Permit;
 import io.sluice.pool.PooledServer;
 import io.sluice.pool.ServerConnector;
 import io.sluice.pool.ServerHandle;
 import io.sluice.pool.ServerState;
+import io.sluice.pool.coord.Coordinator;
 import java.util.LinkedHashSet;
 import java.util.Set;
 
 /**
  * Phase 6 and the other ways a pool opens connections (replenish, pre-replacement): gate slot,
  * database/user caps, server_login_retry, the connects in flight and where their result goes.
- * Engine thread only.
+ *
+ * <p>Under a {@link Coordinator} the database permit is taken just in time: only once a gate
+ * slot is free (phase A, non-blocking). If the database is full the slot is not taken
+ * ({@link Pool.CreateStart#DB_FULL}) and the checkout waits on the coordinator without a slot,
+ * so permits held never exceed connects in flight plus live connections (no phantom permits).
+ * Replenish and pre-replacement only try phase A. Engine thread only.
  */
 final class Creator {
     private final Pool pool;
     private final ServerConnector connector;
     private final ConnectionLimit databaseLimit;
     private final ConnectionLimit userLimit;
+    private final Coordinator coordinator;
     private final Set<Connect> connecting = new LinkedHashSet<>();
     private final LoginRetry loginRetry = new LoginRetry();
     private int preReplacing;
     /** Live servers whose replacement was started: the pool may exceed pool_size by these. */
     private int replacedAlive;
 
-    Creator(Pool pool, ServerConnector connector, ConnectionLimit databaseLimit, ConnectionLimit userLimit) {
+    Creator(Pool pool, ServerConnector connector, ConnectionLimit databaseLimit, ConnectionLimit userLimit,
+            Coordinator coordinator) {
         this.pool = pool;
         this.connector = connector;
         this.databaseLimit = databaseLimit;
         this.userLimit = userLimit;
+        this.coordinator = coordinator;
     }
 
     Set<Connect> connecting() {
@@ -53,6 +63,41 @@ final class Creator {
 
     /** Phase 6 (or replenish when {@code owner} is null): takes a gate slot and starts connect(). */
     Pool.CreateStart tryStart(Checkout owner) {
+        Pool.CreateStart check = canStart();
+        if (check != null) {
+            return check;
+        }
+        if (!acquireLimits()) {
+            return Pool.CreateStart.LIMIT;
+        }
+        Permit permit = null;
+        if (coordinator != null) {
+            permit = coordinator.tryAcquire();
+            if (permit == null) {
+                releaseLimitsQuietly();
+                return Pool.CreateStart.DB_FULL;
+            }
+        }
+        start(owner, permit);
+        return Pool.CreateStart.STARTED;
+    }
+
+    /** Phase 6 with a permit the coordinator granted; releases the permit when it cannot start. */
+    Pool.CreateStart startWithPermit(Checkout owner, Permit permit) {
+        Pool.CreateStart check = canStart();
+        if (check == null && !acquireLimits()) {
+            check = Pool.CreateStart.LIMIT;
+        }
+        if (check != null) {
+            permit.release();
+            return check;
+        }
+        start(owner, permit);
+        return Pool.CreateStart.STARTED;
+    }
+
+    /** Null when a client-driven connect may start now (a gate slot is free), else why not. */
+    Pool.CreateStart canStart() {
         if (pool.isClosed()) {
             return Pool.CreateStart.CLOSED;
         }
@@ -65,15 +110,15 @@ final class Creator {
         if (!pool.gate().hasFreeSlot(pool.settings().maxParallelCreates())) {
             return Pool.CreateStart.GATE_BUSY;
         }
-        if (!acquireLimits()) {
-            return Pool.CreateStart.LIMIT;
-        }
+        return null;
+    }
+
+    private void start(Checkout owner, Permit permit) {
         pool.gate().take();
         if (owner != null) {
             owner.connecting();
         }
-        startConnect(new Connect(pool, owner, null, pool.now(), pool.epoch()));
-        return Pool.CreateStart.STARTED;
+        startConnect(new Connect(pool, owner, null, pool.now(), pool.epoch(), permit));
     }
 
     /** Pre-replacement of a connection near the end of its lifetime (checkout path only). */
@@ -84,10 +129,18 @@ final class Creator {
                 || !acquireLimits()) {
             return;
         }
+        Permit permit = null;
+        if (coordinator != null) {
+            permit = coordinator.tryAcquire();
+            if (permit == null) {
+                releaseLimitsQuietly();
+                return;
+            }
+        }
         old.replacementRequested(true);
         replacedAlive++;
         preReplacing++;
-        startConnect(new Connect(pool, null, old, pool.now(), pool.epoch()));
+        startConnect(new Connect(pool, null, old, pool.now(), pool.epoch(), permit));
     }
 
     private void startConnect(Connect c) {
@@ -99,6 +152,7 @@ final class Creator {
     void connectSucceeded(Connect c, ServerHandle handle) {
         endConnect(c);
         PooledServer s = new PooledServer(handle, pool.now(), pool.epoch(), lifetimeFactor());
+        s.permit(c.permit());
         pool.events().serverCreated(pool.key(), handle.id());
         loginRetry.clear();
         Checkout owner = c.owner();
@@ -118,7 +172,7 @@ final class Creator {
 
     void connectFailed(Connect c, String sqlState, String message) {
         endConnect(c);
-        releaseLimits();
+        releaseLimits(c.permit());
         loginRetry.recordFailure(pool.now(), sqlState, message);
         pool.events().connectFailed(pool.key(), sqlState, message);
         PooledServer old = c.replacing();
@@ -157,7 +211,18 @@ final class Creator {
         return true;
     }
 
-    void releaseLimits() {
+    private void releaseLimitsQuietly() {
+        databaseLimit.releaseQuietly();
+        if (userLimit != databaseLimit) {
+            userLimit.releaseQuietly();
+        }
+    }
+
+    /** A connection closed or a connect failed: its caps and its coordinator permit are given back. */
+    void releaseLimits(Permit permit) {
+        if (permit != null) {
+            permit.release();
+        }
         databaseLimit.release();
         if (userLimit != databaseLimit) {
             userLimit.release();

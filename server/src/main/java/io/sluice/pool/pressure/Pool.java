@@ -15,6 +15,7 @@ import io.sluice.pool.ServerConnector;
 import io.sluice.pool.ServerState;
 import io.sluice.pool.TransactionLatency;
 import io.sluice.pool.Waiter;
+import io.sluice.pool.coord.Coordinator;
 import io.sluice.util.Clock;
 import io.sluice.util.Randomness;
 import io.sluice.util.Scheduler;
@@ -41,12 +42,19 @@ import java.util.Set;
  * <p>Return path: a released connection goes to the oldest live waiter in the handoff queue,
  * else to the idle tail. Connects are started for a checkout and the new connection goes to
  * that checkout (or back through the return path if it no longer waits).
+ *
+ * <p>Coordinator mode (max_db_connections &gt; 0): the pool shares a {@link Coordinator} with
+ * the other user pools of its database. A connect needs a database permit taken inside a free
+ * gate slot; when the database is full the checkout releases nothing it did not take, waits on
+ * the coordinator (phase {@code PERMIT}, still taking handoffs of its own pool) and retakes a
+ * slot once granted. Every return to the idle queue and every freed slot is reported to the
+ * coordinator (its phase C wake-ups).
  */
 public final class Pool {
     static final String WAIT_TIMEOUT_SQLSTATE = "08P01";
 
     /** Outcome of an attempt to start a connect. */
-    public enum CreateStart { STARTED, POOL_FULL, LOGIN_RETRY, GATE_BUSY, LIMIT, CLOSED }
+    public enum CreateStart { STARTED, POOL_FULL, LOGIN_RETRY, GATE_BUSY, LIMIT, DB_FULL, CLOSED }
 
     private final PoolKey key;
     private final Clock clock;
@@ -66,6 +74,7 @@ public final class Pool {
     private final Anticipation anticipation;
     private final Recycler recycler = new Recycler(this);
     private final Creator creator;
+    private final Coordinator coordinator;
     private long epoch;
     private boolean wakeScheduled;
     private boolean closed;
@@ -73,10 +82,18 @@ public final class Pool {
     public Pool(PoolKey key, PoolSettings settings, ServerConnector connector, PoolEvents events,
                 ConnectionLimit databaseLimit, ConnectionLimit userLimit,
                 Clock clock, Scheduler scheduler, Randomness random) {
+        this(key, settings, connector, events, databaseLimit, userLimit, null, clock, scheduler, random);
+    }
+
+    /** A pool under {@code coordinator} (null: plain mode, {@code databaseLimit} caps the database). */
+    public Pool(PoolKey key, PoolSettings settings, ServerConnector connector, PoolEvents events,
+                ConnectionLimit databaseLimit, ConnectionLimit userLimit, Coordinator coordinator,
+                Clock clock, Scheduler scheduler, Randomness random) {
         this.key = key;
         this.settings = settings;
         this.events = events;
-        this.creator = new Creator(this, connector, databaseLimit, userLimit);
+        this.coordinator = coordinator;
+        this.creator = new Creator(this, connector, databaseLimit, userLimit, coordinator);
         this.clock = clock;
         this.scheduler = scheduler;
         this.random = random;
@@ -175,6 +192,21 @@ public final class Pool {
 
     public TransactionLatency latency() {
         return latency;
+    }
+
+    /** The database's coordinator, or null in plain mode. */
+    public Coordinator coordinator() {
+        return coordinator;
+    }
+
+    /** Clients waiting for a server (checkouts not served yet). */
+    public int waitingClients() {
+        return pending.size();
+    }
+
+    /** Below its effective minimum: wins the coordinator's reserve arbiter. */
+    public boolean starving() {
+        return size() < settings.effectiveMinimum();
     }
 
     public boolean isClosed() {
@@ -334,6 +366,9 @@ public final class Pool {
         if (gate.oldestWaiter() != null) {
             requestGateWake();
         }
+        if (coordinator != null) {
+            coordinator.connectionReturned();
+        }
     }
 
     void startProbe(PooledServer s) {
@@ -360,12 +395,18 @@ public final class Pool {
         creator.serverClosed(s);
         s.handle().close(reason);
         events.serverClosed(key, s.handle().id(), reason);
-        creator.releaseLimits();
+        creator.releaseLimits(s.permit());
+        s.permit(null);
         requestGateWake();
     }
 
     CreateStart tryStartCreate(Checkout owner) {
         return creator.tryStart(owner);
+    }
+
+    /** True when a client-driven connect could start at once (coordinator's canConnectNow). */
+    boolean canStartCreate() {
+        return creator.canStart() == null;
     }
 
     void preReplace(PooledServer old) {
@@ -383,10 +424,20 @@ public final class Pool {
     private void gateWake() {
         wakeScheduled = false;
         Checkout c;
+        // Each checkout that finds the database full asks the coordinator in place of a slot it
+        // did not take; no more of them ask than there are free slots (no phantom permits).
+        int asks = 0;
         while ((c = gate.oldestWaiter()) != null) {
             if (!c.onGateWake()) {
-                return;
+                break;
             }
+            if (c.phase() == Checkout.Phase.PERMIT
+                    && ++asks >= Math.max(1, settings.maxParallelCreates()) - gate.inflight()) {
+                break;
+            }
+        }
+        if (coordinator != null && gate.hasFreeSlot(settings.maxParallelCreates())) {
+            coordinator.poke();
         }
     }
 }

@@ -21,11 +21,16 @@ public final class Settings {
     public long retainConnectionsTime = 30 * S;
     public int maxDbConnections = 0;
     public int maxUserConnections = 0;
+    public int minGuaranteedPoolSize = 0;
+    public long minConnectionLifetime = 30 * S;
+    public int dbReservePoolSize = 0;
+    public long dbReservePoolTimeout = 0;
 
     public PoolSettings build() {
         return new PoolSettings(poolSize, minPoolSize, 0, 3 * S, queryWaitTimeout, serverLifetime,
                 serverIdleTimeout, serverCheckDelay, serverCheckEnabled, serverLoginRetry, false,
                 warmPoolRatioPercent, fastRetries, maxParallelCreates, retainConnectionsTime,
-                maxDbConnections, maxUserConnections);
+                maxDbConnections, maxUserConnections, minGuaranteedPoolSize, minConnectionLifetime,
+                dbReservePoolSize, dbReservePoolTimeout);
     }
 }

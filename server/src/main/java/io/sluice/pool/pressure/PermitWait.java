@@ -1,0 +1,51 @@
+package io.sluice.pool.pressure;
+
+import io.sluice.pool.Permit;
+import io.sluice.pool.PoolKey;
+import io.sluice.pool.coord.PermitRequester;
+
+/** A checkout in phase PERMIT as the coordinator sees it. Engine thread only. */
+final class PermitWait implements PermitRequester {
+    private final Pool pool;
+    private final Checkout checkout;
+
+    PermitWait(Pool pool, Checkout checkout) {
+        this.pool = pool;
+        this.checkout = checkout;
+    }
+
+    @Override
+    public PoolKey key() {
+        return pool.key();
+    }
+
+    @Override
+    public boolean isWaiting() {
+        return checkout.phase() == Checkout.Phase.PERMIT && checkout.waiter.isAlive();
+    }
+
+    @Override
+    public boolean canConnectNow() {
+        return pool.canStartCreate();
+    }
+
+    @Override
+    public boolean starving() {
+        return pool.starving();
+    }
+
+    @Override
+    public int queuedClients() {
+        return pool.waitingClients();
+    }
+
+    @Override
+    public void accept(Permit permit) {
+        checkout.permitGranted(permit);
+    }
+
+    @Override
+    public void exhausted(String message) {
+        checkout.permitExhausted(message);
+    }
+}

@@ -26,7 +26,7 @@ import picocli.CommandLine.Option;
  */
 @Command(name = "check", mixinStandardHelpOptions = true,
         description = {"Check a Sluice (or PgBouncer) config against the PostgreSQL servers it uses and this "
-                + "machine: Σ pool_size against 80 % of max_connections − superuser_reserved_connections, auth "
+                + "machine: Σ pool_size against 80 %% of max_connections − superuser_reserved_connections, auth "
                 + "file secrets against the server's roles and password_encryption, TLS files, listen ports."},
         footerHeading = "%nExit status:%n",
         footer = {"  0  ok", "  1  warnings", "  2  errors, or bad input (file:line) or bad usage"})

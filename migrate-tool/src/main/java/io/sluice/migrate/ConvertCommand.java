@@ -22,7 +22,7 @@ import picocli.CommandLine.Parameters;
  * report (to stdout, or to stderr when the config goes to stdout).
  */
 @Command(name = "convert", mixinStandardHelpOptions = true,
-        description = {"Convert a pgbouncer.ini (with its %include files and auth file) into a Sluice config "
+        description = {"Convert a pgbouncer.ini (with its %%include files and auth file) into a Sluice config "
                 + "and report what changes: keys with another or no meaning in Sluice, deprecated keys, risky "
                 + "combinations, recommended pressure settings."},
         footerHeading = "%nExit status:%n",

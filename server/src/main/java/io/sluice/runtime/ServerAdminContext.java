@@ -81,8 +81,9 @@ final class ServerAdminContext implements AdminContext {
         }
         ConfigSnapshot c = cfg();
         rows.add(new DatabaseRow("pgbouncer", null, c.listenPort(), "pgbouncer", "pgbouncer", 2, 0, 0,
-                0, "statement", null, 0, 0, c.maxClientConn(), server.clients().clientsOfDatabase("pgbouncer"),
-                false, false));
+                // like PgBouncer, the console database inherits the global max_db_connections
+                0, "statement", null, c.maxDbConnections(), 0, c.maxClientConn(),
+                server.clients().clientsOfDatabase("pgbouncer"), false, false));
         rows.sort((a, b) -> a.name().compareTo(b.name()));
         return rows;
     }

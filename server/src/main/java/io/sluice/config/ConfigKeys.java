@@ -158,6 +158,9 @@ public final class ConfigKeys {
         rows.add(sluice("scaling_fast_retries", INT, "10"));
         rows.add(sluice("scaling_max_parallel_creates", INT, "2"));
         rows.add(sluice("scaling_warm_pool_ratio", INT, "20"));
+        // --- Sluice's Prometheus endpoint (docs/monitoring.md); port 0 = off; bound at start only ---
+        rows.add(new ConfigKey("prometheus_listen_addr", STRING, "127.0.0.1", F, S, List.of(), Origin.SLUICE));
+        rows.add(new ConfigKey("prometheus_listen_port", INT, "0", F, S, List.of(), Origin.SLUICE));
 
         rows.sort(Comparator.comparing(ConfigKey::name));
         Map<String, ConfigKey> map = new LinkedHashMap<>();

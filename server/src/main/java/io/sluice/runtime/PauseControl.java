@@ -4,7 +4,9 @@ import io.sluice.pool.evict.PoolRegistry;
 import io.sluice.pool.pressure.Pool;
 
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HashSet;
+import java.util.Map;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
@@ -25,6 +27,8 @@ final class PauseControl {
     private final Set<String> pausedDbs = new HashSet<>();
     private final Set<String> disabledDbs = new HashSet<>();
     private final List<Held> held = new ArrayList<>();
+    /** Servers alive when RECONNECT/KILL/PAUSE closed their pool's generation: PgBouncer's close_needed. */
+    private final Map<Long, String> closeNeeded = new HashMap<>();
 
     private record Held(String database, Runnable checkout) {
     }
@@ -73,7 +77,7 @@ final class PauseControl {
         }
         List<Pool> pools = pools(db);
         if (pools.stream().allMatch(p -> p.snapshot().svActive() == 0 && p.snapshot().svTested() == 0)) {
-            pools.forEach(Pool::reconnect);
+            reconnect(db);
             done.complete(null);
             return;
         }
@@ -95,6 +99,57 @@ final class PauseControl {
         List<Held> ready = held.stream().filter(h -> !paused(h.database())).toList();
         held.removeAll(ready);
         ready.forEach(h -> h.checkout().run());
+    }
+
+    /** RECONNECT [db]: the pools' current servers become close_needed and close when free. */
+    void reconnect(String db) {
+        for (Pool p : pools(db)) {
+            p.snapshot().servers().forEach(s -> closeNeeded.put(s.id(), p.key().database()));
+            p.reconnect();
+        }
+    }
+
+    boolean closeNeeded(long serverId) {
+        return closeNeeded.containsKey(serverId) && server.servers().containsKey(serverId);
+    }
+
+    /** WAIT_CLOSE [db]: completes once no close_needed server of the database(s) is alive. */
+    CompletionStage<Void> waitClose(String db) {
+        CompletableFuture<Void> done = new CompletableFuture<>();
+        awaitClosed(db, done);
+        return done;
+    }
+
+    private void awaitClosed(String db, CompletableFuture<Void> done) {
+        closeNeeded.keySet().removeIf(id -> !server.servers().containsKey(id));
+        if (closeNeeded.values().stream().noneMatch(d -> db == null || d.equals(db))) {
+            done.complete(null);
+            return;
+        }
+        server.loop().schedule(() -> awaitClosed(db, done), POLL_MILLIS, TimeUnit.MILLISECONDS);
+    }
+
+    /**
+     * KILL [db]: the database(s) become paused (new transactions wait for RESUME, as PgBouncer's
+     * killed databases do) and every client and server connection of them is dropped now.
+     */
+    void kill(String db) {
+        if (db == null) {
+            pausedAll = true;
+        } else {
+            pausedDbs.add(db);
+        }
+        for (io.sluice.session.ClientSession c : List.copyOf(server.clients().all())) {
+            if (!c.isConsole() && c.database() != null && (db == null || db.equals(c.database()))) {
+                c.kill("database removed", io.sluice.proto.PgError.fatal("08P01", "database removed"));
+            }
+        }
+        reconnect(db);
+        for (var conn : List.copyOf(server.servers().values())) {
+            if (closeNeeded(conn.id())) {
+                conn.channel().close();
+            }
+        }
     }
 
     void disable(String db) {

@@ -185,7 +185,8 @@ final class ServerAdminContext implements AdminContext {
                 }
                 rows.add(new SocketRow("S", p.key().user(), p.key().database(), "none", s.state(),
                         conn.remoteAddress(), conn.remotePort(), conn.localAddress(), conn.localPort(),
-                        conn.connectTimeMillis(), conn.requestTimeMillis(), 0, false, conn.id(),
+                        conn.connectTimeMillis(), conn.requestTimeMillis(), 0,
+                        server.pauseControl().closeNeeded(conn.id()), conn.id(),
                         linkedClient.get(conn.id()), conn.backendPid(), "", conn.applicationName(), 0, conn.id(),
                         SocketBuffers.NONE));
             }
@@ -353,7 +354,8 @@ final class ServerAdminContext implements AdminContext {
 
     @Override
     public CompletionStage<Void> suspend() {
-        return notYet("SUSPEND");
+        // SUSPEND exists to hand sockets to a new process in an online restart, which Sluice lacks.
+        return notYet("SUSPEND (Sluice has no online restart for it to prepare)");
     }
 
     @Override
@@ -368,16 +370,12 @@ final class ServerAdminContext implements AdminContext {
 
     @Override
     public void reconnect(String database) {
-        if (database == null) {
-            server.pools().reconnectAll();
-        } else {
-            server.pools().reconnect(database);
-        }
+        server.pauseControl().reconnect(database);
     }
 
     @Override
     public void kill(String database) {
-        throw new UnsupportedOperationException("not supported: KILL (comes with the admin console step)");
+        server.pauseControl().kill(database);
     }
 
     @Override
@@ -392,7 +390,7 @@ final class ServerAdminContext implements AdminContext {
 
     @Override
     public CompletionStage<Void> waitClose(String database) {
-        return notYet("WAIT_CLOSE (comes with the admin console step)");
+        return server.pauseControl().waitClose(database);
     }
 
     @Override

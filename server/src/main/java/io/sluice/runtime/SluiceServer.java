@@ -58,6 +58,7 @@ public final class SluiceServer implements SessionContext {
     private Console console;
     private final PauseControl pause = new PauseControl(this);
     private volatile boolean shuttingDown;
+    private io.sluice.metrics.PrometheusEndpoint metrics;
 
     public SluiceServer(ConfigSnapshot config) {
         this.routing = new Routing(config);
@@ -81,6 +82,12 @@ public final class SluiceServer implements SessionContext {
                 c.unixSocketDir(), c.unixSocketMode(), s.string("unix_socket_group"), this::accepted);
         loop.scheduleAtFixedRate(() -> pools.tick(), 1, 1, TimeUnit.SECONDS);
         scheduleStats();
+        try {
+            metrics = MetricsSource.startIfConfigured(this, group, transport);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IOException("interrupted binding the metrics endpoint", e);
+        }
         return this;
     }
 
@@ -145,6 +152,11 @@ public final class SluiceServer implements SessionContext {
         return listeners;
     }
 
+    /** Port of the Prometheus endpoint, or -1 when {@code prometheus_listen_port} is off. */
+    public int metricsPort() {
+        return metrics == null ? -1 : metrics.port();
+    }
+
     public List<Integer> tcpPorts() {
         return listeners.tcpPorts();
     }
@@ -180,6 +192,9 @@ public final class SluiceServer implements SessionContext {
     public void stopNow(int exitCode) {
         loop.execute(() -> {
             listeners.closeAll();
+            if (metrics != null) {
+                metrics.close();
+            }
             pools.closeAll("server shutting down");
             for (ClientSession c : List.copyOf(clients.all())) {
                 c.kill("server shutting down",

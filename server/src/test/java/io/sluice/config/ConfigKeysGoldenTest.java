@@ -91,7 +91,7 @@ class ConfigKeysGoldenTest {
                 "min_connection_lifetime", "30", "min_guaranteed_pool_size", "0",
                 "db_reserve_pool_size", "0", "db_reserve_pool_timeout", "0");
         List<ConfigKey> sluice = ConfigKeys.all().stream()
-                .filter(k -> k.origin() == ConfigKey.Origin.SLUICE).toList();
+                .filter(k -> k.origin() == ConfigKey.Origin.SLUICE && !k.name().startsWith("prometheus_")).toList();
         assertThat(sluice).hasSize(8).allSatisfy(k -> {
             assertThat(k.defaultValue()).isEqualTo(expected.get(k.name()));
             assertThat(k.changeable()).isTrue();
@@ -99,6 +99,14 @@ class ConfigKeysGoldenTest {
         });
         assertThat(ConfigKeys.get("retain_connections_time").type()).isEqualTo(KeyType.TIME);
         assertThat(ConfigKeys.get("min_connection_lifetime").type()).isEqualTo(KeyType.TIME);
+    }
+
+    @Test
+    void prometheusEndpointKeysAreOffByDefaultAndFixedUntilRestart() {
+        assertThat(ConfigKeys.get("prometheus_listen_port").defaultValue()).isEqualTo("0");
+        assertThat(ConfigKeys.get("prometheus_listen_addr").defaultValue()).isEqualTo("127.0.0.1");
+        assertThat(ConfigKeys.get("prometheus_listen_port").changeable()).isFalse();
+        assertThat(ConfigKeys.get("prometheus_listen_port").origin()).isEqualTo(ConfigKey.Origin.SLUICE);
     }
 
     @Test

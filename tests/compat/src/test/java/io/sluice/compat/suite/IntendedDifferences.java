@@ -1,6 +1,7 @@
 package io.sluice.compat.suite;
 
 import java.util.List;
+import java.util.Map;
 
 /**
  * The one place where Sluice is allowed to answer differently from Debian's PgBouncer, each with
@@ -24,7 +25,14 @@ final class IntendedDifferences {
             "SHOW POOL_SCALING (and Sluice's other extra SHOW commands) answer; PgBouncer says 'bad SHOW command'",
             "pressure features: Sluice's own counters");
 
-    static final List<Difference> ALL = List.of(WRONG_PASSWORD, SHOW_COLUMNS, SHOW_VERSION, EXTRA_SHOW);
+    static final Difference RESERVE_POOL_RENAME = new Difference("reserve-pool-rename",
+            "SHOW DATABASES: 1.18's column reserve_pool is reserve_pool_size in Sluice",
+            "PgBouncer 1.24 renamed it (pgbouncer PR 1232); Sluice shows 1.25.2's name");
+
+    /** Column names of 1.18 that later PgBouncer versions (and so Sluice) renamed: old -> new. */
+    static final Map<String, String> COLUMN_RENAMES = Map.of("reserve_pool", "reserve_pool_size");
+
+    static final List<Difference> ALL = List.of(WRONG_PASSWORD, SHOW_COLUMNS, RESERVE_POOL_RENAME, SHOW_VERSION, EXTRA_SHOW);
 
     private IntendedDifferences() {}
 }

@@ -107,7 +107,7 @@ final class IniText {
             for (String h : host.split(",")) {
                 if (!isLoopbackOrSocket(h.strip())) {
                     throw new IllegalArgumentException("database '" + db.getKey() + "' points at host " + h
-                            + ": sluice-compat sends load only to 127.0.0.0/8, ::1 or a unix socket");
+                            + ": sluice-compat sends load only to loopback (127.0.0.0/8, ::1) or a unix socket");
                 }
             }
         }

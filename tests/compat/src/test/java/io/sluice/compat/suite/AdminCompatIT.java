@@ -1,0 +1,115 @@
+package io.sluice.compat.suite;
+
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+import org.junit.jupiter.api.Test;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Workload admin: the console's SHOW columns, its errors and the intended differences
+ * (IntendedDifferences.SHOW_COLUMNS, SHOW_VERSION, EXTRA_SHOW).
+ */
+class AdminCompatIT {
+    private static List<String> console(int port, String sql) throws Exception {
+        try (WireClient c = CompatTargets.get().login(port, "pgbouncer")) {
+            return c.simple(sql);
+        }
+    }
+
+    private static List<String> columns(List<String> events) {
+        return events.stream().filter(s -> s.startsWith("T ")).findFirst()
+                .map(s -> Arrays.asList(s.substring(2).split(","))).orElse(List.of());
+    }
+
+    @ParameterizedTest(name = "SHOW {0}: PgBouncer 1.18's columns appear in Sluice's, in order")
+    @ValueSource(strings = {"POOLS", "STATS", "STATS_TOTALS", "STATS_AVERAGES", "DATABASES", "CLIENTS", "SERVERS",
+            "USERS", "LISTS", "CONFIG", "SOCKETS", "ACTIVE_SOCKETS", "DNS_HOSTS", "DNS_ZONES", "FDS", "MEM", "TOTALS"})
+    void showColumns(String what) throws Exception {
+        CompatTargets t = CompatTargets.get();
+        List<String> pgb = console(t.pgbouncer.port(), "SHOW " + what);
+        List<String> sl = console(t.sluice.port(), "SHOW " + what);
+        assertThat(pgb).as("PgBouncer answers SHOW %s", what).noneMatch(s -> s.startsWith("E "));
+        assertThat(sl).as("Sluice answers SHOW %s", what).noneMatch(s -> s.startsWith("E "));
+        assertThat(columns(pgb)).as("PgBouncer's SHOW %s has columns", what).isNotEmpty();
+        assertThat(columns(sl)).as("SHOW %s: %s", what, IntendedDifferences.SHOW_COLUMNS.why())
+                .containsSubsequence(columns(pgb).stream()
+                        .map(c -> IntendedDifferences.COLUMN_RENAMES.getOrDefault(c, c)).toList());
+        assertThat(sl.get(sl.size() - 1)).isEqualTo("Z I");
+    }
+
+    @Test
+    void showConfigKeysOf118AllPresent() throws Exception {
+        CompatTargets t = CompatTargets.get();
+        List<String> pgbKeys = firstValues(console(t.pgbouncer.port(), "SHOW CONFIG"));
+        List<String> slKeys = firstValues(console(t.sluice.port(), "SHOW CONFIG"));
+        assertThat(pgbKeys).contains("pool_mode", "default_pool_size", "max_client_conn");
+        assertThat(slKeys).containsAll(pgbKeys);
+    }
+
+    @Test
+    void showDatabasesListsTheSameDatabases() throws Exception {
+        CompatTargets t = CompatTargets.get();
+        assertThat(firstValues(console(t.sluice.port(), "SHOW DATABASES")))
+                .containsExactlyInAnyOrderElementsOf(firstValues(console(t.pgbouncer.port(), "SHOW DATABASES")))
+                .contains("compat", "compat_session", "compat_small", "pgbouncer");
+    }
+
+    private static List<String> firstValues(List<String> events) {
+        List<String> out = new ArrayList<>();
+        for (String s : events) {
+            if (s.startsWith("D ")) {
+                out.add(s.substring(2).split("\\|", -1)[0]);
+            }
+        }
+        return out;
+    }
+
+    @Test
+    void unknownShowIsAnError() throws Exception {
+        List<String> seen = SideBySide.same("SHOW NONSENSE", p -> console(p, "SHOW NONSENSE"));
+        assertThat(seen).hasSize(2).last().isEqualTo("Z I");
+        assertThat(seen.get(0)).startsWith("E 08P01 ERROR");
+    }
+
+    @Test
+    void nonAdminStatementOnConsoleIsAnError() throws Exception {
+        List<String> seen = SideBySide.same("SELECT on console", p -> console(p, "SELECT 1"));
+        assertThat(seen.get(0)).startsWith("E ");
+        assertThat(seen).last().isEqualTo("Z I");
+    }
+
+    @Test
+    void consoleParameterStatusAtLogin() throws Exception {
+        List<String> seen = SideBySide.same("console ParameterStatus", p -> {
+            try (WireClient c = CompatTargets.get().login(p, "pgbouncer")) {
+                return new ArrayList<>(c.parameters.keySet());
+            }
+        });
+        assertThat(seen).contains("client_encoding", "server_version");
+    }
+
+    @Test
+    void showVersionShapeIsTheSameTextDiffers() throws Exception {
+        CompatTargets t = CompatTargets.get();
+        List<String> pgb = console(t.pgbouncer.port(), "SHOW VERSION");
+        List<String> sl = console(t.sluice.port(), "SHOW VERSION");
+        assertThat(columns(sl)).isEqualTo(columns(pgb)).containsExactly("version");
+        assertThat(pgb).filteredOn(s -> s.startsWith("D ")).singleElement().asString().contains("PgBouncer");
+        // IntendedDifferences.SHOW_VERSION: one row, its text names Sluice
+        assertThat(sl).filteredOn(s -> s.startsWith("D ")).hasSize(1);
+        assertThat(sl).endsWith("C SHOW", "Z I");
+    }
+
+    @Test
+    void sluiceExtraShowIsAnIntendedDifference() throws Exception {
+        CompatTargets t = CompatTargets.get();
+        assertThat(console(t.pgbouncer.port(), "SHOW POOL_SCALING").get(0)).startsWith("E ");
+        assertThat(console(t.sluice.port(), "SHOW POOL_SCALING")).noneMatch(s -> s.startsWith("E ")).endsWith("Z I");
+        assertThat(IntendedDifferences.ALL).contains(IntendedDifferences.EXTRA_SHOW);
+    }
+}

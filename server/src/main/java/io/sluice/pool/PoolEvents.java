@@ -19,6 +19,10 @@ public interface PoolEvents {
     }
 
     /** A client got a server after waiting {@code nanos} (0 on the hot path). */
+    /** The pool grew past pool_size into reserve_pool_size because a client waited reserve_pool_timeout. */
+    default void reserveUsed(PoolKey key) {
+    }
+
     default void checkoutWaited(PoolKey key, long nanos) {
     }
 

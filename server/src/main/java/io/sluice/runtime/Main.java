@@ -155,12 +155,13 @@ public final class Main {
                 throw e;
             }
         }
+        // Logged before the pidfile exists: whoever waits for the pidfile may signal at once.
+        log.info("process up: Sluice " + Version.sluice() + " (PgBouncer " + Version.PGBOUNCER_COMPAT
+                + " compatible), netty " + Version.netty());
         if (pidfile != null) {
             pidfile.write(launcher.publicPid());
             Runtime.getRuntime().addShutdownHook(new Thread(pidfile::remove, "sluice-pidfile-cleanup"));
         }
-        log.info("process up: Sluice " + Version.sluice() + " (PgBouncer " + Version.PGBOUNCER_COMPAT
-                + " compatible), netty " + Version.netty());
         int code;
         try {
             code = lifecycle.terminated().toCompletableFuture().join();

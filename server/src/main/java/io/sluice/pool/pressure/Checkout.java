@@ -32,11 +32,13 @@ final class Checkout {
     private boolean budgetExhausted;
     private boolean budgetRunning;
     private boolean deadlineArmed;
+    private boolean reserveWakeArmed;
     private HandoffQueue.Ticket<Checkout> handoffTicket;
     private HandoffQueue.Ticket<Checkout> gateTicket;
     private Cancellable deadlineTimer = Cancellable.NONE;
     private Cancellable handoffTimer = Cancellable.NONE;
     private Cancellable budgetTimer = Cancellable.NONE;
+    private Cancellable reserveTimer = Cancellable.NONE;
     private PermitRequest permitRequest;
 
     Checkout(Pool pool, Waiter waiter, long now, long queryWaitTimeout) {
@@ -200,6 +202,7 @@ final class Checkout {
             gateWaitCounted = true;
             pool.counters().gateWait();
         }
+        armReserveWake();
         if (!budgetExhausted && !budgetRunning) {
             budgetRunning = true;
             budgetTimer = pool.scheduler().schedule(this::onBudgetExhausted, pool.anticipation().burstBudget());
@@ -207,6 +210,20 @@ final class Checkout {
         if (olderWaiters) {
             pool.requestGateWake();
         }
+    }
+
+    /**
+     * A full pool may grow into reserve_pool_size once this client has waited
+     * reserve_pool_timeout: wake the gate then, or nobody would look again until a return.
+     */
+    private void armReserveWake() {
+        var s = pool.settings();
+        if (reserveWakeArmed || s.reservePoolSize() <= 0 || pool.size() < s.poolSize()) {
+            return;
+        }
+        reserveWakeArmed = true;
+        long due = startedAt + s.reservePoolTimeout() - pool.now();
+        reserveTimer = pool.scheduler().schedule(pool::requestGateWake, Math.max(0, due));
     }
 
     private void onBudgetExhausted() {
@@ -357,6 +374,7 @@ final class Checkout {
         }
         handoffTimer.cancel();
         budgetTimer.cancel();
+        reserveTimer.cancel();
         budgetRunning = false;
     }
 

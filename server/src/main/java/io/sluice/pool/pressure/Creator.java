@@ -101,7 +101,7 @@ final class Creator {
         if (pool.isClosed()) {
             return Pool.CreateStart.CLOSED;
         }
-        if (pool.size() >= pool.settings().poolSize()) {
+        if (pool.size() >= pool.sizeLimit()) {
             return Pool.CreateStart.POOL_FULL;
         }
         if (loginRetry.blocks(pool.now(), pool.settings().serverLoginRetry())) {

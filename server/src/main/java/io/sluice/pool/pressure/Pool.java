@@ -68,6 +68,8 @@ public final class Pool {
     private final Set<PooledServer> testing = new LinkedHashSet<>();
     private final HandoffQueue<Checkout> handoff = new HandoffQueue<>();
     private final Set<Checkout> pending = new LinkedHashSet<>();
+    /** The pool grew into reserve_pool_size (logged once per excursion, like PgBouncer). */
+    private boolean reserveInUse;
     private final BurstGate gate = new BurstGate();
     private final TransactionLatency latency = new TransactionLatency();
     private final ScalingCounters counters = new ScalingCounters();
@@ -326,6 +328,27 @@ public final class Pool {
         c.waiter.granted(new PoolLease(this, s));
     }
 
+    /**
+     * How many servers this pool may hold now: {@code pool_size}, plus PgBouncer's
+     * {@code reserve_pool_size} once the oldest waiting client has waited
+     * {@code reserve_pool_timeout} (PgBouncer's meaning of those keys, kept for drop-in configs).
+     */
+    int sizeLimit() {
+        int reserve = settings.reservePoolSize();
+        if (reserve <= 0 || pending.isEmpty()) {
+            return settings.poolSize();
+        }
+        long oldest = pending.iterator().next().startedAt;
+        if (now() - oldest < settings.reservePoolTimeout()) {
+            return settings.poolSize();
+        }
+        if (size() >= settings.poolSize() && !reserveInUse) {
+            reserveInUse = true;
+            events.reserveUsed(key);
+        }
+        return settings.poolSize() + reserve;
+    }
+
     void release(PooledServer s) {
         leased.remove(s);
         if (settings.serverLifetime() <= 0) {
@@ -357,11 +380,13 @@ public final class Pool {
             next.deliverHandoff(s);
             return;
         }
-        // Lazy shrink after a reload lowered pool_size (pre-replacement overlap excepted).
-        if (size() > settings.poolSize() + creator.replacedAlive()) {
-            closeServer(s, "pool size reduced");
+        // Nobody waits: a reserve connection (or one above a pool_size lowered by reload) goes
+        // away instead of idling (pre-replacement overlap excepted).
+        if (size() + 1 > settings.poolSize() + creator.replacedAlive()) { // s itself is in no list now
+            closeServer(s, reserveInUse ? "reserve connection no longer needed" : "pool size reduced");
             return;
         }
+        reserveInUse = false;
         idle.add(s);
         if (gate.oldestWaiter() != null) {
             requestGateWake();

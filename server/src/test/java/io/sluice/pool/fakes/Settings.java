@@ -9,6 +9,8 @@ public final class Settings {
 
     public int poolSize = 20;
     public int minPoolSize = 0;
+    public int reservePoolSize = 0;
+    public long reservePoolTimeout = 5 * S;
     public long queryWaitTimeout = 120 * S;
     public long serverLifetime = 3600 * S;
     public long serverIdleTimeout = 600 * S;
@@ -27,7 +29,7 @@ public final class Settings {
     public long dbReservePoolTimeout = 0;
 
     public PoolSettings build() {
-        return new PoolSettings(poolSize, minPoolSize, 0, 3 * S, queryWaitTimeout, serverLifetime,
+        return new PoolSettings(poolSize, minPoolSize, reservePoolSize, reservePoolTimeout, queryWaitTimeout, serverLifetime,
                 serverIdleTimeout, serverCheckDelay, serverCheckEnabled, serverLoginRetry, false,
                 warmPoolRatioPercent, fastRetries, maxParallelCreates, retainConnectionsTime,
                 maxDbConnections, maxUserConnections, minGuaranteedPoolSize, minConnectionLifetime,

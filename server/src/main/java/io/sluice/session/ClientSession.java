@@ -74,6 +74,13 @@ public final class ClientSession extends ChannelInboundHandlerAdapter implements
     private ScheduledFuture<?> timer;
     private boolean closing;
     private boolean readPaused;
+    private long pendingBytes;
+    /**
+     * Bytes a client may queue while it waits for a server before Sluice stops reading from it.
+     * A waiting client normally has sent its whole request already; pausing on every wait would
+     * cost two epoll_ctl calls per transaction under contention.
+     */
+    private static final long PENDING_LIMIT = 64 * 1024;
 
     public ClientSession(SessionContext ctx, boolean unixSocket) {
         this.ctx = ctx;
@@ -351,6 +358,12 @@ public final class ClientSession extends ChannelInboundHandlerAdapter implements
         if (state != State.ACTIVE) {
             // waiting for a server, or its parameters are being synced: keep the client's order
             pending.add(frame);
+            pendingBytes += frame.length();
+            if (pendingBytes > PENDING_LIMIT && !readPaused) {
+                // a client that keeps sending while it waits: stop reading until it is served
+                readPaused = true;
+                channel.config().setAutoRead(false);
+            }
             if (server == null && waiting == null) {
                 requestServer();
             }
@@ -383,11 +396,6 @@ public final class ClientSession extends ChannelInboundHandlerAdapter implements
         PendingCheckout w = new PendingCheckout();
         waiting = w;
         ctx.checkout(route.poolKey(), w);
-        if (waiting == w && state == State.WAITING) {
-            // no server at once: stop reading until one comes (the hot path never toggles)
-            readPaused = true;
-            channel.config().setAutoRead(false);
-        }
     }
 
     /** The pool's answer to {@link #requestServer()}. */
@@ -457,6 +465,7 @@ public final class ClientSession extends ChannelInboundHandlerAdapter implements
         while ((f = pending.poll()) != null) {
             forward(f);
         }
+        pendingBytes = 0;
         server.flush();
         if (readPaused) {
             readPaused = false;

@@ -10,40 +10,13 @@
 #   e.g. bench/coordinator-burst.sh 5 10 20
 #
 # Needs: server/target/sluice.jar (mvn -q package -DskipTests), pgbouncer, PostgreSQL binaries.
-set -euo pipefail
-here=$(cd "$(dirname "$0")/.." && pwd)
 a_secs=${1:-5}; b_secs=${2:-10}; b_clients=${3:-20}
-jar="$here/server/target/sluice.jar"
-[ -f "$jar" ] || { echo "missing $jar: run 'mvn -q package -DskipTests' first" >&2; exit 2; }
-pgbouncer=$(command -v pgbouncer || echo /usr/sbin/pgbouncer)
-[ -x "$pgbouncer" ] || { echo "pgbouncer not installed (apt-get install -y pgbouncer)" >&2; exit 2; }
-pgbin=$(ls -d /usr/lib/postgresql/*/bin | sort -V | tail -1)
-
-work=$(mktemp -d /tmp/sluice-coord-bench.XXXXXX); chmod 755 "$work"
-as_pg() { if [ "$(id -u)" = 0 ]; then setpriv --reuid=postgres --regid=postgres --init-groups -- "$@"; else "$@"; fi; }
-exec_as_pg() { if [ "$(id -u)" = 0 ]; then exec setpriv --reuid=postgres --regid=postgres --init-groups -- "$@"; else exec "$@"; fi; }
-[ "$(id -u)" = 0 ] && chown postgres: "$work"
-free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
+. "$(dirname "$0")/lib.sh"
 pg_port=$(free_port)
-pids=()
-cleanup() {
-  for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done
-  as_pg "$pgbin/pg_ctl" -D "$work/data" -m immediate stop >/dev/null 2>&1 || true
-  rm -rf "$work"
-}
-trap cleanup EXIT
-
-as_pg "$pgbin/initdb" -D "$work/data" -U postgres -A trust >/dev/null
-cat >> "$work/data/postgresql.conf" <<CONF
-listen_addresses = '127.0.0.1'
-port = $pg_port
-unix_socket_directories = '$work'
+start_postgres "$pg_port" <<CONF
 max_connections = 100
-fsync = off
-synchronous_commit = off
 log_connections = on
 CONF
-as_pg "$pgbin/pg_ctl" -D "$work/data" -l "$work/pg.log" -w start >/dev/null
 psql_pg() { "$pgbin/psql" -X -q -A -t -h 127.0.0.1 -p "$pg_port" -U postgres -d postgres -c "$1"; }
 psql_pg "create role a login"; psql_pg "create role b login"; psql_pg "create database app"
 echo 'select pg_sleep(0.05);' > "$work/a.sql"
@@ -72,7 +45,6 @@ $2
 INI
 }
 
-wait_port() { for _ in $(seq 1 100); do (exec 3<>/dev/tcp/127.0.0.1/"$1") 2>/dev/null && return; sleep 0.1; done; }
 
 # One scenario: A fills the database, goes idle, B bursts. Prints the row.
 scenario() { # $1 label, $2 kind (pgbouncer|sluice), $3 extra ini lines

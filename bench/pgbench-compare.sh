@@ -7,41 +7,11 @@
 #   e.g. bench/pgbench-compare.sh 15 1 50 200
 #
 # Needs: server/target/sluice.jar (mvn -q package -DskipTests), pgbouncer, PostgreSQL binaries.
-set -euo pipefail
-here=$(cd "$(dirname "$0")/.." && pwd)
 secs=${1:-15}; shift || true
 clients=("$@"); [ ${#clients[@]} -gt 0 ] || clients=(1 50 200)
-jar="$here/server/target/sluice.jar"
-[ -f "$jar" ] || { echo "missing $jar: run 'mvn -q package -DskipTests' first" >&2; exit 2; }
-pgbouncer=$(command -v pgbouncer || echo /usr/sbin/pgbouncer)
-[ -x "$pgbouncer" ] || { echo "pgbouncer not installed (apt-get install -y pgbouncer)" >&2; exit 2; }
-pgbin=$(ls -d /usr/lib/postgresql/*/bin | sort -V | tail -1)
-
-work=$(mktemp -d /tmp/sluice-bench.XXXXXX); chmod 755 "$work"
-as_pg() { if [ "$(id -u)" = 0 ]; then setpriv --reuid=postgres --regid=postgres --init-groups -- "$@"; else "$@"; fi; }
-# exec form for background servers, so that $! is the server's own pid
-exec_as_pg() { if [ "$(id -u)" = 0 ]; then exec setpriv --reuid=postgres --regid=postgres --init-groups -- "$@"; else exec "$@"; fi; }
-[ "$(id -u)" = 0 ] && chown postgres: "$work"
-free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
+. "$(dirname "$0")/lib.sh"
 pg_port=$(free_port); pgb_port=$(free_port); sl_port=$(free_port)
-pids=()
-cleanup() {
-  for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done
-  as_pg "$pgbin/pg_ctl" -D "$work/data" -m immediate stop >/dev/null 2>&1 || true
-  rm -rf "$work"
-}
-trap cleanup EXIT
-
-as_pg "$pgbin/initdb" -D "$work/data" -U postgres -A trust >/dev/null
-cat >> "$work/data/postgresql.conf" <<CONF
-listen_addresses = '127.0.0.1'
-port = $pg_port
-unix_socket_directories = '$work'
-max_connections = 300
-fsync = off
-synchronous_commit = off
-CONF
-as_pg "$pgbin/pg_ctl" -D "$work/data" -l "$work/pg.log" -w start >/dev/null
+start_postgres "$pg_port" <<<"max_connections = 300"
 "$pgbin/pgbench" -q -i -s 10 -h 127.0.0.1 -p "$pg_port" -U postgres postgres >/dev/null 2>&1
 
 ini() { # $1 = listen port
@@ -67,9 +37,7 @@ ini "$sl_port" > "$work/sluice.ini"
 [ "$(id -u)" = 0 ] && chown postgres: "$work"/*.ini "$work/userlist.txt"
 (exec_as_pg "$pgbouncer" -q "$work/pgbouncer.ini") & pids+=($!)
 SLUICE_JAR="$jar" "$here/server/src/main/dist/bin/sluice" -q "$work/sluice.ini" & pids+=($!)
-for port in "$pgb_port" "$sl_port"; do
-  for _ in $(seq 1 100); do (exec 3<>/dev/tcp/127.0.0.1/"$port") 2>/dev/null && break; sleep 0.1; done
-done
+wait_port "$pgb_port"; wait_port "$sl_port"
 
 run() { # $1 port, $2 clients -> "tps lat_ms"
   local out

@@ -8,38 +8,15 @@
 # Loopback only; every run is bounded (-t 1 or -T).
 #
 #   bench/pressure-compare.sh [fifo-seconds]
-set -euo pipefail
-here=$(cd "$(dirname "$0")/.." && pwd)
 secs=${1:-15}
-jar="$here/server/target/sluice.jar"
-[ -f "$jar" ] || { echo "missing $jar: run 'mvn -q package -DskipTests' first" >&2; exit 2; }
-pgbouncer=$(command -v pgbouncer || echo /usr/sbin/pgbouncer)
-[ -x "$pgbouncer" ] || { echo "pgbouncer not installed (apt-get install -y pgbouncer)" >&2; exit 2; }
-pgbin=$(ls -d /usr/lib/postgresql/*/bin | sort -V | tail -1)
-work=$(mktemp -d /tmp/sluice-pressure.XXXXXX); chmod 755 "$work"
-root() { [ "$(id -u)" = 0 ]; }
-as_pg() { if root; then setpriv --reuid=postgres --regid=postgres --init-groups -- "$@"; else "$@"; fi; }
-exec_as_pg() { if root; then exec setpriv --reuid=postgres --regid=postgres --init-groups -- "$@"; else exec "$@"; fi; }
-root && chown postgres: "$work"
-free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
+. "$(dirname "$0")/lib.sh"
 pg_port=$(free_port)
 poolers=()
 stop_poolers() { for p in "${poolers[@]}"; do kill "$p" 2>/dev/null || true; wait "$p" 2>/dev/null || true; done; poolers=(); }
-cleanup() {
-  stop_poolers
-  as_pg "$pgbin/pg_ctl" -D "$work/data" -m immediate stop >/dev/null 2>&1 || true
-  rm -rf "$work"
-}
-trap cleanup EXIT
+trap 'stop_poolers; bench_cleanup' EXIT
 
-as_pg "$pgbin/initdb" -D "$work/data" -U postgres -A trust >/dev/null
-cat >> "$work/data/postgresql.conf" <<CONF
-listen_addresses = '127.0.0.1'
-port = $pg_port
-unix_socket_directories = '$work'
+start_postgres "$pg_port" <<CONF
 max_connections = 300
-fsync = off
-synchronous_commit = off
 log_connections = on
 password_encryption = 'scram-sha-256'
 CONF
@@ -48,7 +25,7 @@ local all all trust
 host all postgres 127.0.0.1/32 trust
 host all all 127.0.0.1/32 scram-sha-256
 HBA
-as_pg "$pgbin/pg_ctl" -D "$work/data" -l "$work/pg.log" -w start >/dev/null
+as_pg "$pgbin/pg_ctl" -D "$work/data" reload >/dev/null
 psql_pg() { "$pgbin/psql" -X -qAt -h 127.0.0.1 -p "$pg_port" -U postgres "$@"; }
 psql_pg -c "create role bench_scram login password 'bench-pw'" postgres
 psql_pg -c "create database bench" postgres
@@ -76,7 +53,7 @@ log_connections = 0
 log_disconnections = 0
 log_pooler_errors = 0
 INI
-  root && chown postgres: "$1" "$work/userlist.txt"
+  is_root && chown postgres: "$1" "$work/userlist.txt"
   true
 }
 
@@ -88,8 +65,7 @@ start_pooler() { # $1 kind, $2 auth -> sets port
   else
     SLUICE_JAR="$jar" "$here/server/src/main/dist/bin/sluice" -q "$work/$1.ini" & poolers+=($!)
   fi
-  for _ in $(seq 1 150); do (exec 3<>/dev/tcp/127.0.0.1/"$port") 2>/dev/null && break; sleep 0.1; done
-  (exec 3<>/dev/tcp/127.0.0.1/"$port") 2>/dev/null || { echo "$1 did not start" >&2; exit 1; }
+  wait_port "$port" || exit 1
   # Same warm-up for both poolers on a separate pool ("warmup"), so the measured pool is
   # cold but a long-running process is not (the JVM's JIT needs a few seconds of traffic).
   PGPASSWORD=bench-pw "$pgbin/pgbench" -n -S -M extended -c 20 -j 2 -T 4 -h 127.0.0.1 -p "$port" -U "$3" warmup >/dev/null 2>&1 || true

@@ -1,0 +1,40 @@
+# Shared set-up for the side-by-side benchmarks: a throwaway PostgreSQL in a temp dir (run as
+# the postgres user when we are root, since PostgreSQL refuses root), free loopback ports, and
+# cleanup of everything started. Source it; it sets here, jar, pgbouncer, pgbin, work, pids.
+set -euo pipefail
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+jar="$here/server/target/sluice.jar"
+[ -f "$jar" ] || { echo "missing $jar: run 'mvn -q package -DskipTests' first" >&2; exit 2; }
+pgbouncer=$(command -v pgbouncer || echo /usr/sbin/pgbouncer)
+[ -x "$pgbouncer" ] || { echo "pgbouncer not installed (apt-get install -y pgbouncer)" >&2; exit 2; }
+pgbin=$(ls -d /usr/lib/postgresql/*/bin | sort -V | tail -1)
+
+work=$(mktemp -d "/tmp/sluice-$(basename "$0" .sh).XXXXXX"); chmod 755 "$work"
+is_root() { [ "$(id -u)" = 0 ]; }
+as_pg() { if is_root; then setpriv --reuid=postgres --regid=postgres --init-groups -- "$@"; else "$@"; fi; }
+# exec form for background servers, so that $! is the server's own pid
+exec_as_pg() { if is_root; then exec setpriv --reuid=postgres --regid=postgres --init-groups -- "$@"; else exec "$@"; fi; }
+is_root && chown postgres: "$work"
+free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
+pids=()
+
+bench_cleanup() {
+  for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done
+  as_pg "$pgbin/pg_ctl" -D "$work/data" -m immediate stop >/dev/null 2>&1 || true
+  rm -rf "$work"
+}
+trap bench_cleanup EXIT
+
+# start_postgres PORT: initdb + start; extra postgresql.conf lines come on stdin.
+start_postgres() {
+  as_pg "$pgbin/initdb" -D "$work/data" -U postgres -A trust >/dev/null
+  { printf "listen_addresses = '127.0.0.1'\nport = %s\nunix_socket_directories = '%s'\nfsync = off\nsynchronous_commit = off\n" "$1" "$work"; cat; } \
+    >> "$work/data/postgresql.conf"
+  as_pg "$pgbin/pg_ctl" -D "$work/data" -l "$work/pg.log" -w start >/dev/null
+}
+
+# wait_port PORT: until something accepts on 127.0.0.1:PORT (at most 15 s)
+wait_port() {
+  for _ in $(seq 1 150); do (exec 3<>/dev/tcp/127.0.0.1/"$1") 2>/dev/null && return 0; sleep 0.1; done
+  echo "nothing listens on port $1" >&2; return 1
+}

@@ -444,19 +444,19 @@ public final class ClientSession extends ChannelInboundHandlerAdapter implements
         server.markRequest();
         linkedAtNanos = System.nanoTime();
         String sync = params.syncQuery(server.params());
-        if (sync == null) {
-            startRelay();
-        } else {
+        if (sync != null) {
+            // Pipelined like PgBouncer: the SETs go out right before the client's own messages;
+            // the server connection swallows their results up to their ReadyForQuery and relays
+            // what follows, so a server switch costs no extra round trip.
+            long serverId = server.id();
             server.runInternal(sync, ok -> {
                 if (!ok) {
-                    Log.global().warning("S-" + Long.toHexString(server == null ? 0 : server.id())
+                    Log.global().warning("S-0x" + Long.toHexString(serverId)
                             + ": setting client parameters failed: " + sync);
-                }
-                if (server != null && state != State.CLOSED) {
-                    startRelay();
                 }
             });
         }
+        startRelay();
     }
 
     private void startRelay() {

@@ -62,6 +62,26 @@ final class RawClient implements AutoCloseable {
         }
     }
 
+    /** Runs a simple query and returns the first column of its first row (null if no row). */
+    String queryOne(String sql) throws IOException {
+        send(query(sql));
+        String value = null;
+        while (true) {
+            byte type = in.readByte();
+            int len = in.readInt();
+            byte[] body = new byte[len - 4];
+            in.readFully(body);
+            if (type == 'D' && value == null) {
+                int n = ByteBuffer.wrap(body, 2, 4).getInt();
+                value = n < 0 ? null : new String(body, 6, n, StandardCharsets.UTF_8);
+            } else if (type == 'E') {
+                throw new IOException("error: " + fields(body));
+            } else if (type == 'Z') {
+                return value;
+            }
+        }
+    }
+
     /** True when the server closed the connection (EOF) within the socket timeout. */
     boolean closedByServer() throws IOException {
         try {

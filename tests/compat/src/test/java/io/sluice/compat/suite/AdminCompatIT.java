@@ -7,6 +7,7 @@ import org.junit.jupiter.api.Test;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -16,7 +17,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 class AdminCompatIT {
     private static List<String> console(int port, String sql) throws Exception {
-        try (WireClient c = CompatTargets.get().login(port, "pgbouncer")) {
+        try (WireClient c = CompatTargets.get().login(port, "pgbouncer").recordTypes()) {
             return c.simple(sql);
         }
     }
@@ -40,6 +41,23 @@ class AdminCompatIT {
                 .containsSubsequence(columns(pgb).stream()
                         .map(c -> IntendedDifferences.COLUMN_RENAMES.getOrDefault(c, c)).toList());
         assertThat(sl.get(sl.size() - 1)).isEqualTo("Z I");
+        Map<String, String> slTypes = types(sl);
+        Map<String, String> pgbTypes = types(pgb);
+        assertThat(pgbTypes).as("PgBouncer's SHOW %s type OIDs", what).isNotEmpty();
+        pgbTypes.forEach((column, oid) -> assertThat(slTypes.get(IntendedDifferences.COLUMN_RENAMES.getOrDefault(column, column)))
+                .as("SHOW %s column %s: same type OID as PgBouncer", what, column).isEqualTo(oid));
+    }
+
+    /** Column name -> type OID from a row description. */
+    private static Map<String, String> types(List<String> events) {
+        List<String> names = columns(events);
+        List<String> oids = events.stream().filter(s -> s.startsWith("TYPES ")).findFirst()
+                .map(s -> Arrays.asList(s.substring(6).split(","))).orElse(List.of());
+        Map<String, String> out = new java.util.LinkedHashMap<>();
+        for (int i = 0; i < names.size(); i++) {
+            out.put(names.get(i), oids.get(i));
+        }
+        return out;
     }
 
     @Test

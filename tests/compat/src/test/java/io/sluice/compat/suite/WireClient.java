@@ -26,6 +26,14 @@ import java.util.TreeMap;
  * thread per client; every read times out after 15 s.
  */
 final class WireClient implements AutoCloseable {
+    /** Also record each row description's type OIDs (as a "TYPES ..." event after "T ..."). */
+    private boolean recordTypes;
+
+    WireClient recordTypes() {
+        this.recordTypes = true;
+        return this;
+    }
+
     private final Socket socket;
     private final DataInputStream in;
     private final OutputStream out;
@@ -158,11 +166,17 @@ final class WireClient implements AutoCloseable {
                 case 'T' -> {
                     int n = m.buf.getShort();
                     List<String> names = new ArrayList<>();
+                    List<String> types = new ArrayList<>();
                     for (int i = 0; i < n; i++) {
                         names.add(cstring(m.buf));
-                        m.buf.position(m.buf.position() + 18);
+                        m.buf.position(m.buf.position() + 6);  // table oid, column number
+                        types.add(Integer.toString(m.buf.getInt()));
+                        m.buf.position(m.buf.position() + 8);  // type size, modifier, format
                     }
                     events.add("T " + String.join(",", names));
+                    if (recordTypes) {
+                        events.add("TYPES " + String.join(",", types));
+                    }
                 }
                 case 'D' -> {
                     int n = m.buf.getShort();

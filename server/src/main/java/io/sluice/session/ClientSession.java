@@ -639,7 +639,7 @@ public final class ClientSession extends ChannelInboundHandlerAdapter implements
         cleanup(reason, error);
     }
 
-    /** Closes without a message (KILL_CLIENT, shutdown use {@link #fail}). */
+    /** Ends the session from outside (KILL_CLIENT, KILL, shutdown): the client gets {@code error}. */
     public void kill(String reason, PgError error) {
         fail(error, reason);
     }

@@ -1,30 +1,13 @@
 package io.sluice.config.ini;
 
+import io.sluice.config.FileLineException;
+
 /** The ini text is malformed at {@code file:line}; message is {@code <file>:<line>: <what>}. */
-public final class IniException extends Exception {
+public final class IniException extends FileLineException {
 
     private static final long serialVersionUID = 1L;
 
-    private final String file;
-    private final int line;
-    private final String what;
-
     public IniException(String file, int line, String what) {
-        super(line > 0 ? file + ":" + line + ": " + what : file + ": " + what);
-        this.file = file;
-        this.line = line;
-        this.what = what;
-    }
-
-    public String file() {
-        return file;
-    }
-
-    public int line() {
-        return line;
-    }
-
-    public String what() {
-        return what;
+        super(file, line, what);
     }
 }

@@ -45,7 +45,7 @@ public final class Main {
         Main main = new Main(
                 ServiceLoader.load(ServerStarter.class).findFirst().orElse(null),
                 ServiceLoader.load(QuickStarter.class).findFirst().orElse(null),
-                new IniDaemonConfigReader());
+                new SnapshotDaemonConfig());
         System.exit(main.run(args));
     }
 

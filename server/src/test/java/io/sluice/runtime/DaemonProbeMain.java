@@ -15,6 +15,6 @@ public final class DaemonProbeMain {
             });
             return self[0];
         };
-        System.exit(new Main(starter, null, new IniDaemonConfigReader()).run(args));
+        System.exit(new Main(starter, null, new SnapshotDaemonConfig()).run(args));
     }
 }

@@ -8,7 +8,7 @@ import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-class IniDaemonConfigReaderTest {
+class SnapshotDaemonConfigTest {
     @TempDir
     Path dir;
 
@@ -18,9 +18,9 @@ class IniDaemonConfigReaderTest {
         Files.writeString(inc, "logfile = /var/log/x.log\n");
         Path ini = dir.resolve("a.ini");
         Files.writeString(ini, String.join("\n",
-                "[databases]", "pidfile = not-this", "[pgbouncer]", ";pidfile = commented",
+                "[databases]", "db = host=127.0.0.1", "[pgbouncer]", ";pidfile = commented",
                 "PidFile = /run/x.pid", "%include " + inc, "syslog = 1", ""));
-        assertThat(new IniDaemonConfigReader().apply(ini))
+        assertThat(new SnapshotDaemonConfig().apply(ini))
                 .isEqualTo(new DaemonConfig(Path.of("/run/x.pid"), Path.of("/var/log/x.log"), true));
     }
 
@@ -28,12 +28,18 @@ class IniDaemonConfigReaderTest {
     void emptyValuesAreUnset() throws Exception {
         Path ini = dir.resolve("a.ini");
         Files.writeString(ini, "[pgbouncer]\npidfile =\nlogfile=\n");
-        assertThat(new IniDaemonConfigReader().apply(ini)).isEqualTo(DaemonConfig.NONE);
+        assertThat(new SnapshotDaemonConfig().apply(ini)).isEqualTo(DaemonConfig.NONE);
     }
 
     @Test
-    void missingFileIsCannotLoadConfigFile() {
-        assertThatThrownBy(() -> new IniDaemonConfigReader().apply(dir.resolve("nope.ini")))
-                .isInstanceOf(FatalError.class).hasMessage("cannot load config file");
+    void aFileThatDoesNotLoadIsCannotLoadConfigFileWithItsPlace() throws Exception {
+        Path ini = dir.resolve("bad.ini");
+        Files.writeString(ini, "[pgbouncer]\nno_such_key = 1\n");
+        assertThatThrownBy(() -> new SnapshotDaemonConfig().apply(ini))
+                .isInstanceOf(FatalError.class)
+                .hasMessageContaining(ini + ":2: unknown parameter: pgbouncer/no_such_key")
+                .hasMessageEndingWith("cannot load config file");
+        assertThatThrownBy(() -> new SnapshotDaemonConfig().apply(dir.resolve("nope.ini")))
+                .isInstanceOf(FatalError.class).hasMessageEndingWith("cannot load config file");
     }
 }

@@ -1,0 +1,32 @@
+package io.sluice.runtime;
+
+import io.sluice.config.ConfigException;
+import io.sluice.config.ConfigLoader;
+import io.sluice.config.ConfigSnapshot;
+
+import java.nio.file.Path;
+import java.util.function.Function;
+
+/**
+ * Reads {@code pidfile}, {@code logfile} and {@code syslog} for {@code -d} through the config
+ * loader itself, so daemon mode sees exactly the file Sluice will run (includes, comments,
+ * errors with file:line). A file that does not load is PgBouncer's FATAL "cannot load config file".
+ */
+public final class SnapshotDaemonConfig implements Function<Path, DaemonConfig> {
+
+    @Override
+    public DaemonConfig apply(Path config) {
+        ConfigSnapshot snapshot;
+        try {
+            snapshot = ConfigLoader.load(config);
+        } catch (ConfigException e) {
+            throw new FatalError(e.getMessage() + "\ncannot load config file", e);
+        }
+        var s = snapshot.settings();
+        return new DaemonConfig(path(s.string("pidfile")), path(s.string("logfile")), s.flag("syslog"));
+    }
+
+    private static Path path(String value) {
+        return value == null || value.isEmpty() ? null : Path.of(value);
+    }
+}

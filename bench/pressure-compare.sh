@@ -41,6 +41,7 @@ write_ini() { # $1 file, $2 port, $3 auth_type
 [databases]
 bench = host=127.0.0.1 port=$pg_port dbname=bench pool_size=40
 warmup = host=127.0.0.1 port=$pg_port dbname=bench pool_size=10
+warmherd = host=127.0.0.1 port=$pg_port dbname=bench pool_size=40
 [pgbouncer]
 listen_addr = 127.0.0.1
 listen_port = $2
@@ -66,9 +67,11 @@ start_pooler() { # $1 kind, $2 auth -> sets port
     SLUICE_JAR="$jar" "$here/server/src/main/dist/bin/sluice" -q "$work/$1.ini" & poolers+=($!)
   fi
   wait_port "$port" || exit 1
-  # Same warm-up for both poolers on a separate pool ("warmup"), so the measured pool is
+  # Same warm-up for both poolers on separate pools ("warmup", "warmherd"), so the measured pool is
   # cold but a long-running process is not (the JVM's JIT needs a few seconds of traffic).
   PGPASSWORD=bench-pw "$pgbin/pgbench" -n -S -M extended -c 20 -j 2 -T 4 -h 127.0.0.1 -p "$port" -U "$3" warmup >/dev/null 2>&1 || true
+  # and one herd on another cold pool, so connect paths have run before the measured herd
+  PGPASSWORD=bench-pw "$pgbin/pgbench" -n -c 200 -j 2 -t 1 -f "$work/herd.sql" -h 127.0.0.1 -p "$port" -U "$3" warmherd >/dev/null 2>&1 || true
 }
 
 log_mark() { wc -c < "$work/pg.log"; }

@@ -76,12 +76,22 @@ final class PauseControl {
             return;
         }
         List<Pool> pools = pools(db);
-        if (pools.stream().allMatch(p -> p.snapshot().svActive() == 0 && p.snapshot().svTested() == 0)) {
+        if (pools.stream().allMatch(PauseControl::quiet)) {
             reconnect(db);
             done.complete(null);
             return;
         }
         server.loop().schedule(() -> awaitReleased(db, done), POLL_MILLIS, TimeUnit.MILLISECONDS);
+    }
+
+    /**
+     * Nothing of the pool is in use or on its way: no leased or probing server, no connect in
+     * flight and no checkout queued in the engine from before the pause (it would be served,
+     * or open a server, after PAUSE had answered).
+     */
+    private static boolean quiet(Pool p) {
+        var s = p.snapshot();
+        return s.svActive() == 0 && s.svTested() == 0 && s.svLogin() == 0 && s.clWaiting() == 0;
     }
 
     private List<Pool> pools(String db) {

@@ -112,22 +112,19 @@ public final class Workloads {
     }
 
     private static boolean shortTransaction(Connection c) throws SQLException {
-        c.setAutoCommit(false);
-        try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery("SELECT 1")) {
-            rs.next();
-            c.commit();
-        } catch (SQLException e) {
-            PgbenchSteps.rollbackQuietly(c);
-            throw e;
-        } finally {
-            c.setAutoCommit(true);
-        }
+        transaction(c, "SELECT 1");
         return true;
     }
 
     private static boolean longTransaction(Connection c) throws SQLException {
+        transaction(c, "SELECT pg_sleep(0.2)");
+        return false;
+    }
+
+    /** One explicit transaction around {@code sql}; rolled back if it fails. */
+    private static void transaction(Connection c, String sql) throws SQLException {
         c.setAutoCommit(false);
-        try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery("SELECT pg_sleep(0.2)")) {
+        try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery(sql)) {
             rs.next();
             c.commit();
         } catch (SQLException e) {
@@ -136,7 +133,6 @@ public final class Workloads {
         } finally {
             c.setAutoCommit(true);
         }
-        return false;
     }
 
     private static boolean copyBothWays(Connection c) throws SQLException {

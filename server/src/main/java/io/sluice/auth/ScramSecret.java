@@ -56,37 +56,11 @@ public record ScramSecret(int iterations, byte[] salt, byte[] storedKey, byte[] 
 
     /** Like {@link #parse} but empty instead of throwing (the secret is then md5 or plain). */
     public static Optional<ScramSecret> tryParse(String text) {
-        if (text == null || !text.startsWith(SCHEME + "$")) {
+        if (text == null) {
             return Optional.empty();
         }
-        String rest = text.substring(SCHEME.length() + 1);
-        int dollar = rest.indexOf('$');
-        if (dollar < 0) {
-            return Optional.empty();
-        }
-        String[] iterSalt = rest.substring(0, dollar).split(":", -1);
-        String[] keys = rest.substring(dollar + 1).split(":", -1);
-        if (iterSalt.length != 2 || keys.length != 2) {
-            return Optional.empty();
-        }
-        int iterations;
-        if (iterSalt[0].isEmpty() || !iterSalt[0].chars().allMatch(c -> c >= '0' && c <= '9')) {
-            return Optional.empty();
-        }
-        try {
-            iterations = Integer.parseInt(iterSalt[0]);
-        } catch (NumberFormatException e) {
-            return Optional.empty();
-        }
-        byte[] salt = ScramCrypto.unb64(iterSalt[1]);
-        byte[] stored = ScramCrypto.unb64(keys[0]);
-        byte[] server = ScramCrypto.unb64(keys[1]);
-        if (iterations < 1 || salt == null || salt.length == 0
-                || stored == null || stored.length != ScramCrypto.KEY_LEN
-                || server == null || server.length != ScramCrypto.KEY_LEN) {
-            return Optional.empty();
-        }
-        return Optional.of(new ScramSecret(iterations, salt, stored, server));
+        return io.sluice.config.userlist.ScramSecret.parse(text)
+                .map(s -> new ScramSecret(s.iterations(), s.salt(), s.storedKey(), s.serverKey()));
     }
 
     @Override

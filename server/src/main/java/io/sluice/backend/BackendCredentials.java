@@ -1,5 +1,7 @@
 package io.sluice.backend;
 
+import io.sluice.auth.Md5Auth;
+
 /**
  * Secret a server login uses: a plain password, an md5 secret ("md5..."), or SCRAM keys taken
  * over from the client's own SCRAM exchange (pass-through; no password known). All may be null
@@ -15,6 +17,6 @@ public record BackendCredentials(String user, String password, byte[] scramClien
     }
 
     public boolean isMd5Secret() {
-        return password != null && password.length() == 35 && password.startsWith("md5");
+        return password != null && Md5Auth.isMd5Secret(password);
     }
 }

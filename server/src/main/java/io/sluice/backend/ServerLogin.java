@@ -3,6 +3,7 @@ package io.sluice.backend;
 import io.sluice.auth.Md5Auth;
 import io.sluice.auth.NonceSource;
 import io.sluice.auth.ScramClientExchange;
+import io.sluice.auth.SecretKind;
 import io.sluice.proto.BackendMessage;
 import io.sluice.proto.SqlState;
 import io.sluice.proto.codec.Encoders;
@@ -78,7 +79,7 @@ public final class ServerLogin {
                 if (credentials.hasScramKeys()) {
                     scram = ScramClientExchange.withKeys(credentials.scramClientKey(), credentials.scramServerKey(),
                             NonceSource.secureRandom());
-                } else if (pw != null && !credentials.isMd5Secret() && !pw.startsWith("SCRAM-SHA-256$")) {
+                } else if (pw != null && SecretKind.of(pw) == SecretKind.PLAIN) {
                     scram = ScramClientExchange.withPassword(pw, NonceSource.secureRandom());
                 } else {
                     refuse(conn, "cannot do SCRAM login to server: no password or client keys for user "

@@ -1,5 +1,6 @@
 package io.sluice.runtime;
 
+import io.sluice.auth.SecretKind;
 import io.sluice.backend.BackendCredentials;
 import io.sluice.backend.BackendTarget;
 import io.sluice.config.ConfigSnapshot;
@@ -124,8 +125,9 @@ public final class Routing {
         db.timezone().ifPresent(v -> startup.put("timezone", v));
         db.applicationName().ifPresent(v -> startup.put("application_name", v));
         String password = db.hasForcedUser() && !db.password().isEmpty() ? db.password() : secret(key.user());
-        byte[][] keys = password != null && password.startsWith("SCRAM-SHA-256$") ? scramKeys.apply(key.user()) : null;
-        String plainOrMd5 = password != null && password.startsWith("SCRAM-SHA-256$") ? null : password;
+        boolean scram = password != null && SecretKind.of(password) == SecretKind.SCRAM;
+        byte[][] keys = scram ? scramKeys.apply(key.user()) : null;
+        String plainOrMd5 = scram ? null : password;
         BackendCredentials creds = new BackendCredentials(key.user(), plainOrMd5,
                 keys == null ? null : keys[0], keys == null ? null : keys[1]);
         String host = db.hosts().isEmpty() ? null : db.hosts().get(0);

@@ -34,7 +34,10 @@ public record ScramSecret(int iterations, byte[] salt, byte[] storedKey, byte[] 
         return serverKey.clone();
     }
 
-    /** Parses a secret text; empty if it is not a well-formed SCRAM-SHA-256 secret. */
+    /**
+     * Parses a secret text; empty if it is not a well-formed SCRAM-SHA-256 secret. The one
+     * parser of the stored form: the auth layer builds its verifier from this result.
+     */
     public static Optional<ScramSecret> parse(String s) {
         if (!s.startsWith(PREFIX)) {
             return Optional.empty();
@@ -46,6 +49,9 @@ public record ScramSecret(int iterations, byte[] salt, byte[] storedKey, byte[] 
         String[] iterSalt = parts[0].split(":", -1);
         String[] keys = parts[1].split(":", -1);
         if (iterSalt.length != 2 || keys.length != 2) {
+            return Optional.empty();
+        }
+        if (iterSalt[0].isEmpty() || !iterSalt[0].chars().allMatch(c -> c >= '0' && c <= '9')) {
             return Optional.empty();
         }
         try {

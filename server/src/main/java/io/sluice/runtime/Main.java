@@ -1,5 +1,6 @@
 package io.sluice.runtime;
 
+import io.netty.util.ResourceLeakDetector;
 import io.sluice.log.Log;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -42,6 +43,11 @@ public final class Main {
     }
 
     public static void main(String[] args) {
+        // Netty's leak detector records a stack trace at every touch of a sampled buffer, which
+        // showed up in relay profiles; the in-JVM tests keep it on, the shipped pooler does not.
+        if (System.getProperty("io.netty.leakDetection.level") == null) {
+            ResourceLeakDetector.setLevel(ResourceLeakDetector.Level.DISABLED);
+        }
         Main main = new Main(
                 ServiceLoader.load(ServerStarter.class).findFirst().orElse(null),
                 ServiceLoader.load(QuickStarter.class).findFirst().orElse(null),

@@ -141,6 +141,24 @@ print(f"{float(m.group(1)) if m else 0:.0f} {q(lat, .5) / 1000:.2f} {q(lat, .99)
 PY
 }
 
+# How fast this PostgreSQL can start backends at all (new connection per transaction, two at a
+# time like the burst gate), and what that means for a herd on a cold pool: with backends
+# arriving at that rate, each running 10 ms queries back to back, when are 200 done?
+echo 'select 1;' > "$work/one.sql"
+conn_tps=$("$pgbin/pgbench" -n -C -c 2 -j 2 -T 3 -f "$work/one.sql" -h 127.0.0.1 -p "$pg_port" -U postgres bench 2>&1 \
+    | sed -n 's/^tps = \([0-9.]*\).*/\1/p')
+python3 - "${conn_tps:-0}" <<'PY'
+import sys
+rate = float(sys.argv[1])
+if rate <= 0:
+    print("could not measure PostgreSQL's connection rate"); sys.exit()
+step = 1000 / rate
+free = [0.0] + [step * k for k in range(1, 40)]  # one backend exists from the first login
+for _ in range(200):
+    i = min(range(40), key=lambda j: free[j]); free[i] += 10
+print(f"PostgreSQL here: {rate:.0f} new connections/s (one per {step:.1f} ms); no pooler can answer "
+      f"a herd of 200 x 10 ms on a cold pool of 40 in less than ~{max(free):.0f} ms")
+PY
 printf '\n%-10s %-6s %-6s %10s %9s %12s %7s %9s\n' pooler auth pool herd_ms backends peak_startups failed login_ms
 for auth in trust scram-sha-256; do
   user=postgres; [ "$auth" = trust ] || user=bench_scram

@@ -1,5 +1,6 @@
 package io.sluice.auth;
 
+import io.sluice.config.userlist.Secret;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 
@@ -20,7 +21,7 @@ public final class CleartextAuth {
         if (storedSecret == null || storedSecret.isEmpty() || password == null) {
             return false;
         }
-        return switch (SecretKind.of(storedSecret)) {
+        return switch (Secret.kindOf(storedSecret)) {
             case PLAIN -> constantTimeEquals(storedSecret, password);
             case MD5 -> constantTimeEquals(storedSecret, Md5Auth.encrypt(password, user));
             case SCRAM -> ScramSecret.parse(storedSecret).matchesPassword(password);

@@ -1,5 +1,6 @@
 package io.sluice.auth;
 
+import io.sluice.config.userlist.Secret;
 import java.util.Objects;
 import java.util.Optional;
 
@@ -17,7 +18,7 @@ public final class ClientAuthPolicy {
      *     challenge is still sent and then fails, so unknown users look like wrong passwords)
      * @throws IllegalArgumentException for {@link AuthMethod#HBA}: resolve the rule first
      */
-    public static ClientAuthDecision decide(AuthMethod method, Optional<SecretKind> secret) {
+    public static ClientAuthDecision decide(AuthMethod method, Optional<Secret.Kind> secret) {
         Objects.requireNonNull(method, "method");
         Objects.requireNonNull(secret, "secret");
         boolean known = secret.isPresent();
@@ -30,7 +31,7 @@ public final class ClientAuthPolicy {
             case PLAIN, PAM, LDAP -> new ClientAuthDecision(
                     ClientAuthDecision.Action.REQUEST_CLEARTEXT, method, null);
             // md5 upgrades itself to SCRAM for users whose secret is SCRAM (md5 cannot work then).
-            case MD5 -> secret.orElse(null) == SecretKind.SCRAM
+            case MD5 -> secret.orElse(null) == Secret.Kind.SCRAM
                     ? scram(secret)
                     : new ClientAuthDecision(ClientAuthDecision.Action.REQUEST_MD5, method, null);
             case SCRAM_SHA_256 -> scram(secret);
@@ -45,9 +46,9 @@ public final class ClientAuthPolicy {
         return new ClientAuthDecision(ClientAuthDecision.Action.ACCEPT, method, null);
     }
 
-    private static ClientAuthDecision scram(Optional<SecretKind> secret) {
+    private static ClientAuthDecision scram(Optional<Secret.Kind> secret) {
         // PgBouncer still sends the SASL request and fails after client-first-message.
-        String doomed = secret.orElse(null) == SecretKind.MD5
+        String doomed = secret.orElse(null) == Secret.Kind.MD5
                 ? "SCRAM authentication failed: user has MD5 secret" : null;
         return new ClientAuthDecision(ClientAuthDecision.Action.REQUEST_SCRAM,
                 AuthMethod.SCRAM_SHA_256, doomed);

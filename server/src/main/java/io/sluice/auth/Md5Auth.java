@@ -1,5 +1,6 @@
 package io.sluice.auth;
 
+import io.sluice.config.userlist.Secret;
 import java.nio.charset.StandardCharsets;
 import java.security.GeneralSecurityException;
 import java.security.MessageDigest;
@@ -37,11 +38,11 @@ public final class Md5Auth {
         if (salt4 == null || salt4.length != 4) {
             throw new IllegalArgumentException("md5 salt must be 4 bytes");
         }
-        if (SecretKind.of(secret) == SecretKind.SCRAM) {
+        if (Secret.kindOf(secret) == Secret.Kind.SCRAM) {
             throw new IllegalArgumentException(
                     "cannot answer an md5 challenge with a SCRAM secret");
         }
-        String inner = isMd5Secret(secret) ? secret : encrypt(secret, user);
+        String inner = Secret.isMd5(secret) ? secret : encrypt(secret, user);
         return "md5" + md5hex(inner.substring(3).getBytes(StandardCharsets.US_ASCII), salt4);
     }
 
@@ -53,25 +54,11 @@ public final class Md5Auth {
             String clientResponse) {
         if (storedSecret == null || storedSecret.isEmpty() || clientResponse == null
                 || clientResponse.length() != SECRET_LEN
-                || SecretKind.of(storedSecret) == SecretKind.SCRAM) {
+                || Secret.kindOf(storedSecret) == Secret.Kind.SCRAM) {
             return false;
         }
         String expected = clientResponse(storedSecret, user, salt);
         return MessageDigest.isEqual(utf8(expected), utf8(clientResponse));
-    }
-
-    /** True for {@code "md5"} followed by exactly 32 lowercase hex digits. */
-    public static boolean isMd5Secret(String secret) {
-        if (secret == null || secret.length() != SECRET_LEN || !secret.startsWith("md5")) {
-            return false;
-        }
-        for (int i = 3; i < SECRET_LEN; i++) {
-            char c = secret.charAt(i);
-            if (!((c >= '0' && c <= '9') || (c >= 'a' && c <= 'f'))) {
-                return false;
-            }
-        }
-        return true;
     }
 
     private static String md5hex(byte[] a, byte[] b) {

@@ -1,5 +1,6 @@
 package io.sluice.auth;
 
+import io.sluice.config.userlist.Secret;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.util.Arrays;
@@ -103,7 +104,7 @@ public final class ScramServerExchange {
     public static ScramServerExchange forStoredSecret(String user, String storedSecret,
             int scramIterations, Supplier<byte[]> saltSource, NonceSource nonces) {
         Objects.requireNonNull(storedSecret, "storedSecret");
-        return switch (SecretKind.of(storedSecret)) {
+        return switch (Secret.kindOf(storedSecret)) {
             case SCRAM -> new ScramServerExchange(user, ScramSecret.parse(storedSecret), nonces);
             case PLAIN -> new ScramServerExchange(user,
                     ScramSecret.fromPassword(storedSecret, saltSource.get(), scramIterations),

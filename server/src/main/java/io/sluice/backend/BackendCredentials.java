@@ -1,6 +1,7 @@
 package io.sluice.backend;
 
 import io.sluice.auth.Md5Auth;
+import io.sluice.config.userlist.Secret;
 
 /**
  * Secret a server login uses: a plain password, an md5 secret ("md5..."), or SCRAM keys taken
@@ -17,6 +18,6 @@ public record BackendCredentials(String user, String password, byte[] scramClien
     }
 
     public boolean isMd5Secret() {
-        return password != null && Md5Auth.isMd5Secret(password);
+        return password != null && Secret.isMd5(password);
     }
 }

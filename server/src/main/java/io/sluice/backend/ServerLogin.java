@@ -3,7 +3,7 @@ package io.sluice.backend;
 import io.sluice.auth.Md5Auth;
 import io.sluice.auth.NonceSource;
 import io.sluice.auth.ScramClientExchange;
-import io.sluice.auth.SecretKind;
+import io.sluice.config.userlist.Secret;
 import io.sluice.proto.BackendMessage;
 import io.sluice.proto.SqlState;
 import io.sluice.proto.codec.Encoders;
@@ -79,7 +79,7 @@ public final class ServerLogin {
                 if (credentials.hasScramKeys()) {
                     scram = ScramClientExchange.withKeys(credentials.scramClientKey(), credentials.scramServerKey(),
                             NonceSource.secureRandom());
-                } else if (pw != null && SecretKind.of(pw) == SecretKind.PLAIN) {
+                } else if (pw != null && Secret.kindOf(pw) == Secret.Kind.PLAIN) {
                     scram = ScramClientExchange.withPassword(pw, NonceSource.secureRandom());
                 } else {
                     refuse(conn, "cannot do SCRAM login to server: no password or client keys for user "

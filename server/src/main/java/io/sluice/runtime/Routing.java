@@ -1,12 +1,12 @@
 package io.sluice.runtime;
 
-import io.sluice.auth.SecretKind;
 import io.sluice.backend.BackendCredentials;
 import io.sluice.backend.BackendTarget;
 import io.sluice.config.ConfigSnapshot;
 import io.sluice.config.DatabaseEntry;
 import io.sluice.config.PoolMode;
 import io.sluice.config.UserEntry;
+import io.sluice.config.userlist.Secret;
 import io.sluice.pool.PoolKey;
 import io.sluice.pool.PoolSettings;
 import io.sluice.proto.PgError;
@@ -125,7 +125,7 @@ public final class Routing {
         db.timezone().ifPresent(v -> startup.put("timezone", v));
         db.applicationName().ifPresent(v -> startup.put("application_name", v));
         String password = db.hasForcedUser() && !db.password().isEmpty() ? db.password() : secret(key.user());
-        boolean scram = password != null && SecretKind.of(password) == SecretKind.SCRAM;
+        boolean scram = password != null && Secret.kindOf(password) == Secret.Kind.SCRAM;
         byte[][] keys = scram ? scramKeys.apply(key.user()) : null;
         String plainOrMd5 = scram ? null : password;
         BackendCredentials creds = new BackendCredentials(key.user(), plainOrMd5,

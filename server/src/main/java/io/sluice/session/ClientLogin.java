@@ -8,7 +8,7 @@ import io.sluice.auth.NonceSource;
 import io.sluice.auth.ScramException;
 import io.sluice.auth.ScramSecret;
 import io.sluice.auth.ScramServerExchange;
-import io.sluice.auth.SecretKind;
+import io.sluice.config.userlist.Secret;
 import io.sluice.pool.CheckoutFailure;
 import io.sluice.proto.Frame;
 import io.sluice.proto.PgError;
@@ -201,7 +201,7 @@ final class ClientLogin {
                 ch.writeAndFlush(Encoders.authentication(ch.alloc(), 3, new byte[0]));
             }
             case "md5" -> {
-                if (secret != null && SecretKind.of(secret) == SecretKind.SCRAM) {
+                if (secret != null && Secret.kindOf(secret) == Secret.Kind.SCRAM) {
                     startScram(secret);
                 } else {
                     step = Step.MD5;

@@ -10,16 +10,17 @@ import static io.sluice.auth.ClientAuthDecision.Action.REQUEST_SCRAM;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.sluice.config.userlist.Secret;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
 class ClientAuthPolicyTest {
-    private static final Optional<SecretKind> PLAIN = Optional.of(SecretKind.PLAIN);
-    private static final Optional<SecretKind> MD5 = Optional.of(SecretKind.MD5);
-    private static final Optional<SecretKind> SCRAM = Optional.of(SecretKind.SCRAM);
-    private static final Optional<SecretKind> UNKNOWN = Optional.empty();
+    private static final Optional<Secret.Kind> PLAIN = Optional.of(Secret.Kind.PLAIN);
+    private static final Optional<Secret.Kind> MD5 = Optional.of(Secret.Kind.MD5);
+    private static final Optional<Secret.Kind> SCRAM = Optional.of(Secret.Kind.SCRAM);
+    private static final Optional<Secret.Kind> UNKNOWN = Optional.empty();
 
-    private static ClientAuthDecision d(AuthMethod m, Optional<SecretKind> s) {
+    private static ClientAuthDecision d(AuthMethod m, Optional<Secret.Kind> s) {
         return ClientAuthPolicy.decide(m, s);
     }
 

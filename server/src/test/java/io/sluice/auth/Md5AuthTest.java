@@ -3,6 +3,7 @@ package io.sluice.auth;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.sluice.config.userlist.Secret;
 import org.junit.jupiter.api.Test;
 
 class Md5AuthTest {
@@ -54,11 +55,11 @@ class Md5AuthTest {
 
     @Test
     void md5SecretRecognitionNeedsLowercaseHexOfRightLength() {
-        assertThat(Md5Auth.isMd5Secret(SECRET)).isTrue();
-        assertThat(Md5Auth.isMd5Secret(SECRET.toUpperCase())).isFalse();
-        assertThat(Md5Auth.isMd5Secret("md5" + "g".repeat(32))).isFalse();
-        assertThat(Md5Auth.isMd5Secret(SECRET + "0")).isFalse();
-        assertThat(Md5Auth.isMd5Secret("md5")).isFalse();
-        assertThat(Md5Auth.isMd5Secret(null)).isFalse();
+        assertThat(Secret.isMd5(SECRET)).isTrue();
+        assertThat(Secret.isMd5(SECRET.toUpperCase())).isFalse();
+        assertThat(Secret.isMd5("md5" + "g".repeat(32))).isFalse();
+        assertThat(Secret.isMd5(SECRET + "0")).isFalse();
+        assertThat(Secret.isMd5("md5")).isFalse();
+        assertThat(Secret.isMd5(null)).isFalse();
     }
 }

@@ -3,6 +3,7 @@ package io.sluice.auth;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.sluice.config.userlist.Secret;
 import java.util.Base64;
 import org.junit.jupiter.api.Test;
 
@@ -27,7 +28,7 @@ class ScramSecretTest {
         assertThat(s).isEqualTo(ScramSecret.fromPassword("pencil", RFC_SALT, 4096));
         assertThat(s.hashCode()).isEqualTo(ScramSecret.fromPassword("pencil", RFC_SALT, 4096).hashCode());
         assertThat(s.toString()).isEqualTo(RFC_SECRET);
-        assertThat(SecretKind.of(RFC_SECRET)).isEqualTo(SecretKind.SCRAM);
+        assertThat(Secret.kindOf(RFC_SECRET)).isEqualTo(Secret.Kind.SCRAM);
     }
 
     @Test
@@ -44,7 +45,7 @@ class ScramSecretTest {
         };
         for (String b : bad) {
             assertThat(ScramSecret.tryParse(b)).as(b).isEmpty();
-            assertThat(SecretKind.of(b)).as(b).isEqualTo(SecretKind.PLAIN);
+            assertThat(Secret.kindOf(b)).as(b).isEqualTo(Secret.Kind.PLAIN);
         }
         assertThatThrownBy(() -> ScramSecret.parse("secret"))
                 .isInstanceOf(IllegalArgumentException.class);
@@ -89,7 +90,7 @@ class ScramSecretTest {
 
     @Test
     void secretKindRecognisesMd5() {
-        assertThat(SecretKind.of(Md5Auth.encrypt("a", "b"))).isEqualTo(SecretKind.MD5);
-        assertThat(SecretKind.of("")).isEqualTo(SecretKind.PLAIN);
+        assertThat(Secret.kindOf(Md5Auth.encrypt("a", "b"))).isEqualTo(Secret.Kind.MD5);
+        assertThat(Secret.kindOf("")).isEqualTo(Secret.Kind.PLAIN);
     }
 }

@@ -1,5 +1,6 @@
 package io.sluice.config.ini;
 
+import io.sluice.config.QuotedText;
 import java.util.AbstractMap.SimpleImmutableEntry;
 import java.util.ArrayList;
 import java.util.List;
@@ -36,24 +37,11 @@ public final class ConnStringParser {
             String value;
             if (p < s.length() && s.charAt(p) == '\'') {
                 StringBuilder sb = new StringBuilder();
-                p++;
-                while (true) {
-                    if (p >= s.length()) {
-                        return Optional.empty(); // unterminated quote
-                    }
-                    char c = s.charAt(p);
-                    if (c == '\'') {
-                        if (p + 1 < s.length() && s.charAt(p + 1) == '\'') {
-                            sb.append('\'');
-                            p += 2;
-                            continue;
-                        }
-                        p++;
-                        break;
-                    }
-                    sb.append(c);
-                    p++;
+                int close = QuotedText.read(s, p + 1, '\'', sb);
+                if (close < 0) {
+                    return Optional.empty(); // unterminated quote
                 }
+                p = close + 1;
                 value = sb.toString();
                 // PgBouncer cuts the character after the closing quote, whatever it is
                 if (p < s.length()) {

@@ -1,5 +1,6 @@
 package io.sluice.config.ini;
 
+import io.sluice.config.QuotedText;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -103,24 +104,11 @@ public final class IniParser {
         String key;
         if (t.charAt(0) == '"') {
             StringBuilder sb = new StringBuilder();
-            p = 1;
-            while (true) {
-                if (p >= t.length()) {
-                    throw new IniException(name, lineNo, "syntax error in configuration");
-                }
-                char c = t.charAt(p);
-                if (c == '"') {
-                    if (p + 1 < t.length() && t.charAt(p + 1) == '"') {
-                        sb.append('"');
-                        p += 2;
-                        continue;
-                    }
-                    p++;
-                    break;
-                }
-                sb.append(c);
-                p++;
+            int close = QuotedText.read(t, 1, '"', sb);
+            if (close < 0) {
+                throw new IniException(name, lineNo, "syntax error in configuration");
             }
+            p = close + 1;
             key = sb.toString();
         } else {
             while (p < t.length() && isKeyChar(t.charAt(p))) {

@@ -1,5 +1,6 @@
 package io.sluice.config.userlist;
 
+import io.sluice.config.QuotedText;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -75,24 +76,12 @@ public final class AuthFileParser {
     private static String quoted(String t, int open, int[] end, String name, int lineNo)
             throws AuthFileException {
         StringBuilder sb = new StringBuilder();
-        int p = open + 1;
-        while (true) {
-            if (p >= t.length()) {
-                throw new AuthFileException(name, lineNo, "broken auth file");
-            }
-            char c = t.charAt(p);
-            if (c == '"') {
-                if (p + 1 < t.length() && t.charAt(p + 1) == '"') {
-                    sb.append('"');
-                    p += 2;
-                    continue;
-                }
-                end[0] = p;
-                return sb.toString();
-            }
-            sb.append(c);
-            p++;
+        int close = QuotedText.read(t, open + 1, '"', sb);
+        if (close < 0) {
+            throw new AuthFileException(name, lineNo, "broken auth file");
         }
+        end[0] = close;
+        return sb.toString();
     }
 
     /** Byte length of the raw (still escaped) field, which is what PgBouncer measures. */

@@ -1,11 +1,10 @@
 package io.sluice.compat;
 
+import io.sluice.testkit.IniOverrides;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -23,21 +22,7 @@ final class IniText {
 
     /** The ini text with {@code settings} appended to its {@code [pgbouncer]} section. */
     static String setInPgbouncer(String ini, Map<String, String> settings) {
-        List<String> lines = new ArrayList<>(ini.lines().toList());
-        int header = sectionStart(lines, "pgbouncer");
-        if (header < 0) {
-            lines.add("[pgbouncer]");
-            header = lines.size() - 1;
-        }
-        int end = header + 1;
-        while (end < lines.size() && !lines.get(end).strip().startsWith("[")) {
-            end++;
-        }
-        List<String> add = new ArrayList<>();
-        add.add("; set by sluice-compat");
-        settings.forEach((k, v) -> add.add(k + " = " + v));
-        lines.addAll(end, add);
-        return String.join("\n", lines) + "\n";
+        return IniOverrides.appendToPgbouncer(ini, settings, "; set by sluice-compat");
     }
 
     /** The value of a key in a section (last one wins), or null. */
@@ -127,14 +112,5 @@ final class IniText {
         } catch (UnknownHostException e) {
             return false;
         }
-    }
-
-    private static int sectionStart(List<String> lines, String name) {
-        for (int i = 0; i < lines.size(); i++) {
-            if (lines.get(i).strip().equalsIgnoreCase("[" + name + "]")) {
-                return i;
-            }
-        }
-        return -1;
     }
 }

@@ -5,7 +5,6 @@ import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Duration;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -60,13 +59,7 @@ public final class PgBouncerProcess implements AutoCloseable {
         }
         int port = FreePorts.next();
         Path dir = TempDir.create("sluice-pgb-");
-        Map<String, String> defaults = new LinkedHashMap<>();
-        defaults.put("unix_socket_dir", dir.toString());
-        if (userlist != null) {
-            defaults.put("auth_file", TempDir.write(dir.resolve("userlist.txt"), userlist).toString());
-        }
-        Map<String, String> forced = Map.of("listen_addr", PgCluster.HOST, "listen_port", Integer.toString(port));
-        Path iniFile = TempDir.write(dir.resolve("pgbouncer.ini"), IniOverrides.apply(ini, defaults, forced));
+        Path iniFile = IniOverrides.writeFixtureConfig(dir, ini, userlist, port);
         List<String> cmd = OsUser.asServiceUser(List.of(binary().toString(), iniFile.toString()));
         ServerProcess p = new ServerProcess("pgbouncer", cmd, dir, Map.of("HOME", dir.toString()));
         p.awaitPort(port, START_TIMEOUT);

@@ -89,13 +89,7 @@ public final class SluiceProcess implements AutoCloseable {
             throw new IllegalStateException("Sluice jar not found: " + jar + " (build it with mvn package first)");
         }
         dir = TempDir.create("sluice-srv-");
-        Map<String, String> defaults = new LinkedHashMap<>();
-        defaults.put("unix_socket_dir", dir.toString());
-        if (userlist != null) {
-            defaults.put("auth_file", TempDir.write(dir.resolve("userlist.txt"), userlist).toString());
-        }
-        Map<String, String> forced = Map.of("listen_addr", PgCluster.HOST, "listen_port", Integer.toString(port));
-        Path iniFile = TempDir.write(dir.resolve("pgbouncer.ini"), IniOverrides.apply(ini, defaults, forced));
+        Path iniFile = IniOverrides.writeFixtureConfig(dir, ini, userlist, port);
         List<String> cmd = new ArrayList<>();
         cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         cmd.addAll(jvmArgs);

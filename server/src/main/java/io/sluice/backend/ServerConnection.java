@@ -54,6 +54,17 @@ public final class ServerConnection extends ChannelInboundHandlerAdapter impleme
         this.login = login;
     }
 
+    /**
+     * The connection behind a pool handle. The pool's connector is this package's
+     * {@link NettyServerConnector}, so every handle it hands out is one of ours.
+     */
+    public static ServerConnection of(ServerHandle handle) {
+        if (handle instanceof ServerConnection c) {
+            return c;
+        }
+        throw new IllegalStateException("not a server connection: " + handle);
+    }
+
     @Override
     public long id() {
         return id;
@@ -364,6 +375,10 @@ public final class ServerConnection extends ChannelInboundHandlerAdapter impleme
 
     @Override
     public void channelWritabilityChanged(ChannelHandlerContext ctx) {
+        ServerListener l = listener;
+        if (l != null) {
+            l.onServerWritable(channel.isWritable());
+        }
         ctx.fireChannelWritabilityChanged();
     }
 

@@ -22,4 +22,10 @@ public interface ServerListener {
 
     /** The client channel may not take more: the server stops reading until this turns true. */
     boolean clientWritable();
+
+    /**
+     * The server channel's writability changed: while it is false the client side stops reading,
+     * so a stalled backend does not make Sluice buffer the client's stream.
+     */
+    void onServerWritable(boolean writable);
 }

@@ -28,6 +28,7 @@ import io.sluice.pool.PoolKey;
 import io.sluice.pool.PoolSnapshot;
 import io.sluice.pool.ServerSnapshot;
 import io.sluice.pool.pressure.Pool;
+import io.sluice.session.ClientRegistry;
 import io.sluice.session.ClientSession;
 import io.sluice.stats.DatabaseStats;
 
@@ -114,45 +115,27 @@ final class ServerAdminContext implements AdminContext {
 
     @Override
     public List<PoolRow> pools() {
-        Map<PoolKey, int[]> clientCounts = new HashMap<>();
-        for (ClientSession c : server.clients().all()) {
-            if (c.isConsole() || c.state() == ClientSession.State.LOGIN) {
-                continue;
-            }
-            int[] n = clientCounts.computeIfAbsent(key(c), k -> new int[2]);
-            if (c.state() == ClientSession.State.WAITING) {
-                n[1]++;
-            } else {
-                n[0]++;
-            }
-        }
+        var clients = server.clients();
         List<PoolRow> rows = new ArrayList<>();
         for (Pool p : server.pools().pools()) {
             PoolSnapshot s = p.snapshot();
-            int[] n = clientCounts.getOrDefault(p.key(), new int[2]);
             String mode = server.routing().route(p.key().database(), p.key().user())
                     instanceof io.sluice.session.RouteLookup.Pooled r ? r.route().mode().configName() : null;
-            rows.add(new PoolRow(p.key().database(), p.key().user(), n[0], n[1], 0, 0, s.svActive(), 0, 0,
+            rows.add(new PoolRow(p.key().database(), p.key().user(), clients.active(p.key()), clients.waiting(p.key()),
+                    0, 0, s.svActive(), 0, 0,
                     s.svIdle(), s.svUsed(), s.svTested(), s.svLogin(), s.maxWaitNanos() / 1000, mode, null));
         }
-        int consoles = (int) server.clients().all().stream().filter(ClientSession::isConsole).count();
-        rows.add(new PoolRow("pgbouncer", "pgbouncer", consoles, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, "statement", null));
+        PoolKey console = ClientRegistry.consolePool();
+        rows.add(new PoolRow(console.database(), console.user(), clients.active(console), 0, 0, 0, 0, 0, 0, 0, 0, 0,
+                0, 0, "statement", null));
         return rows;
-    }
-
-    private static PoolKey key(ClientSession c) {
-        ServerConnection s = c.server();
-        return new PoolKey(c.database(), s != null ? s.user() : c.user());
     }
 
     @Override
     public List<SocketRow> clients() {
         List<SocketRow> rows = new ArrayList<>();
-        long now = System.nanoTime();
-        for (ClientSession c : server.clients().all()) {
-            if (c.state() == ClientSession.State.LOGIN) {
-                continue;
-            }
+        long now = server.clock().nanoTime();
+        for (ClientSession c : server.clients().loggedIn()) {
             String state = switch (c.state()) {
                 case WAITING -> "waiting";
                 case ACTIVE -> "active";
@@ -269,15 +252,8 @@ final class ServerAdminContext implements AdminContext {
 
     @Override
     public ListCounts lists() {
-        int used = 0;
-        int login = 0;
-        for (ClientSession c : server.clients().all()) {
-            if (c.state() == ClientSession.State.LOGIN) {
-                login++;
-            } else {
-                used++;
-            }
-        }
+        int login = server.clients().loggingIn();
+        int used = server.clients().total() - login;
         ConfigSnapshot c = cfg();
         int users = c.authFile().map(f -> f.users().size()).orElse(0);
         return new ListCounts(c.databases().size() + 1, users, c.peers().size(), server.pools().pools().size() + 1,

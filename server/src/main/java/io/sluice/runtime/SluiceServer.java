@@ -43,6 +43,7 @@ public final class SluiceServer implements SessionContext {
     private final EventLoopGroup group;
     private final EventLoop loop;
     private final PoolRegistry pools;
+    private final EventLoopScheduler scheduler;
     private final ClientRegistry clients = new ClientRegistry();
     private final Map<String, DatabaseStats> stats = new TreeMap<>();
     private final Map<PoolKey, Map<String, String>> welcome = new HashMap<>();
@@ -68,8 +69,9 @@ public final class SluiceServer implements SessionContext {
         String socketDir = config.unixSocketDir();
         NettyServerConnector connector = new NettyServerConnector(loop, transport,
                 key -> routing.target(key, scramKeys::get), socketDir, this::serverCreated);
+        this.scheduler = new EventLoopScheduler(loop);
         this.pools = new PoolRegistry(key -> routing.poolSettings(key), connector, new LoggingPoolEvents(this),
-                Clock.SYSTEM, new EventLoopScheduler(loop), Randomness.threadLocal());
+                Clock.SYSTEM, scheduler, Randomness.threadLocal());
         this.cancels = new CancelForwarder(loop, transport, socketDir);
         this.listeners = new Listeners(group, transport);
     }
@@ -127,6 +129,16 @@ public final class SluiceServer implements SessionContext {
     }
 
     // ---- accessors for runtime and the console ------------------------------------------------
+
+    @Override
+    public Clock clock() {
+        return Clock.SYSTEM;
+    }
+
+    @Override
+    public io.sluice.util.Scheduler scheduler() {
+        return scheduler;
+    }
 
     public EventLoop loop() {
         return loop;

@@ -1,18 +1,30 @@
 package io.sluice.session;
 
+import io.sluice.pool.PoolKey;
+
+import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Collections;
+import java.util.EnumMap;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ThreadLocalRandom;
 
 /**
- * All client sessions: counts for max_client_conn and the per-database / per-user client
- * limits, lookup by cancel key and by console id. Confined to the event loop.
+ * All client sessions, kept in places as PgBouncer keeps them: one list of clients in login, and
+ * per pool one list per {@link ClientSession.State}. {@link ClientSession#moveTo} is the only
+ * way between lists, so SHOW POOLS and SHOW CLIENTS read list sizes that cannot drift. Also the
+ * counts for max_client_conn and the per-database / per-user client limits, and lookup by
+ * cancel key and by id. Confined to the event loop.
  */
 public final class ClientRegistry {
     private final Map<Long, ClientSession> byId = new LinkedHashMap<>();
+    private final Set<ClientSession> login = new LinkedHashSet<>();
+    private final Map<PoolKey, EnumMap<ClientSession.State, Set<ClientSession>>> pools = new LinkedHashMap<>();
     private final Map<Integer, ClientSession> byCancelPid = new HashMap<>();
     private final Map<String, Integer> perDatabase = new HashMap<>();
     private final Map<String, Integer> perUser = new HashMap<>();
@@ -20,6 +32,32 @@ public final class ClientRegistry {
 
     void add(ClientSession s) {
         byId.put(s.id(), s);
+        login.add(s);
+    }
+
+    /** Called by {@link ClientSession#moveTo} only. */
+    void moved(ClientSession s, ClientSession.State from, ClientSession.State to) {
+        Set<ClientSession> out = list(s, from, false);
+        if (out != null) {
+            out.remove(s);
+        }
+        Set<ClientSession> in = list(s, to, true);
+        if (in != null) {
+            in.add(s);
+        }
+    }
+
+    private Set<ClientSession> list(ClientSession s, ClientSession.State state, boolean create) {
+        return switch (state) {
+            case LOGIN -> login;
+            case CLOSED -> null;
+            default -> {
+                var perState = create ? pools.computeIfAbsent(s.poolKey(), k -> new EnumMap<>(ClientSession.State.class))
+                        : pools.get(s.poolKey());
+                yield perState == null ? null
+                        : create ? perState.computeIfAbsent(state, k -> new LinkedHashSet<>()) : perState.get(state);
+            }
+        };
     }
 
     /** Allocates the BackendKeyData pid a client sees (unique among live sessions). */
@@ -39,6 +77,7 @@ public final class ClientRegistry {
 
     void remove(ClientSession s) {
         byId.remove(s.id());
+        login.remove(s);
         if (s.cancelPid() != 0) {
             byCancelPid.remove(s.cancelPid(), s);
         }
@@ -46,6 +85,46 @@ public final class ClientRegistry {
             perDatabase.merge(s.countedDatabase(), -1, Integer::sum);
             perUser.merge(s.countedUser(), -1, Integer::sum);
         }
+    }
+
+    /** Clients of {@code pool} in {@code state}: a list size. */
+    public int count(PoolKey pool, ClientSession.State state) {
+        var perState = pools.get(pool);
+        Set<ClientSession> l = perState == null ? null : perState.get(state);
+        return l == null ? 0 : l.size();
+    }
+
+    /** PgBouncer's cl_active: clients of the pool that are not waiting (idle or linked). */
+    public int active(PoolKey pool) {
+        return count(pool, ClientSession.State.IDLE) + count(pool, ClientSession.State.ACTIVE);
+    }
+
+    public int waiting(PoolKey pool) {
+        return count(pool, ClientSession.State.WAITING);
+    }
+
+    /** The console's pool key (pgbouncer/pgbouncer). */
+    public static PoolKey consolePool() {
+        return ClientSession.CONSOLE_POOL;
+    }
+
+    /** Logged-in clients, pool by pool: active ones (idle, then linked), then waiting ones. */
+    public List<ClientSession> loggedIn() {
+        List<ClientSession> all = new ArrayList<>();
+        for (var perState : pools.values()) {
+            for (ClientSession.State st : List.of(ClientSession.State.IDLE, ClientSession.State.ACTIVE,
+                    ClientSession.State.WAITING)) {
+                Set<ClientSession> l = perState.get(st);
+                if (l != null) {
+                    all.addAll(l);
+                }
+            }
+        }
+        return all;
+    }
+
+    public int loggingIn() {
+        return login.size();
     }
 
     public int total() {

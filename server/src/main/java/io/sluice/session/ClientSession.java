@@ -1,20 +1,18 @@
 package io.sluice.session;
 
 import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.handler.codec.DecoderException;
 import io.netty.util.ReferenceCountUtil;
-import io.netty.util.concurrent.ScheduledFuture;
 import io.sluice.backend.ServerConnection;
-import io.sluice.backend.ServerListener;
-import io.sluice.config.PoolMode;
+import io.sluice.log.Level;
 import io.sluice.log.Log;
 import io.sluice.pool.CheckoutFailure;
-import io.sluice.pool.Lease;
-import io.sluice.pool.Waiter;
+import io.sluice.pool.PoolKey;
 import io.sluice.proto.Frame;
 import io.sluice.proto.PgError;
 import io.sluice.proto.ProtocolException;
@@ -22,22 +20,27 @@ import io.sluice.proto.SqlState;
 import io.sluice.proto.StartupPacket;
 import io.sluice.proto.TransactionStatus;
 import io.sluice.proto.codec.Encoders;
-import io.sluice.stats.DatabaseStats;
 
 import java.net.InetSocketAddress;
-import java.util.ArrayDeque;
-import java.util.concurrent.TimeUnit;
+import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * One client connection: login (delegated to {@link ClientLogin}), then either the admin
- * console or the relay to a leased server, with release per pool mode. See package-info for
- * the threading rule.
+ * One client connection, as the thin Netty handler of the client side: login (delegated to
+ * {@link ClientLogin}), then either the admin console ({@link ConsoleSession}) or the relay to a
+ * leased server ({@link Relay}). Its {@link State} is a place: {@link #moveTo} is the one
+ * transition, and {@link ClientRegistry} keeps the per-pool lists that SHOW POOLS and SHOW
+ * CLIENTS read. See package-info for the threading rule.
  */
-public final class ClientSession extends ChannelInboundHandlerAdapter implements ServerListener {
+public final class ClientSession extends ChannelInboundHandlerAdapter {
     private static final AtomicLong IDS = new AtomicLong(1);
+    /** The console's pool, as PgBouncer lists it in SHOW POOLS. */
+    static final PoolKey CONSOLE_POOL = new PoolKey("pgbouncer", "pgbouncer");
 
-    /** PgBouncer's client states as SHOW CLIENTS prints them. */
+    /**
+     * PgBouncer's client places: LOGIN (authenticating), IDLE and ACTIVE (both PgBouncer's
+     * cl_active list: without and with a linked server), WAITING (cl_waiting), CLOSED.
+     */
     public enum State { LOGIN, IDLE, WAITING, ACTIVE, CLOSED }
 
     private final long id = IDS.getAndIncrement();
@@ -46,11 +49,12 @@ public final class ClientSession extends ChannelInboundHandlerAdapter implements
     private final long connectTimeMillis = System.currentTimeMillis();
     private Channel channel;
     private State state = State.LOGIN;
+    private PoolKey poolKey;
     private ClientLogin login;
-    private Route route;
-    private boolean console;
-    private boolean consoleAdmin;
-    private boolean consoleBusy;
+    private ConsoleSession console;
+    private Relay relay;
+    private ReadGate gate;
+    private SessionTimers timers;
     private String user = "";
     private String database = "";
     private String countedDatabase;
@@ -58,29 +62,8 @@ public final class ClientSession extends ChannelInboundHandlerAdapter implements
     private int cancelPid;
     private int cancelKey;
     private ClientParams params;
-    private DatabaseStats stats;
-
-    // relay state
-    private final ArrayDeque<Frame> pending = new ArrayDeque<>();
-    private Lease lease;
-    private ServerConnection server;
-    private PendingCheckout waiting;
-    private int pendingSyncs;
-    private boolean unsynced;
-    private long linkedAtNanos;
-    private long queryStartNanos;
-    private long waitStartNanos;
     private long requestTimeMillis;
-    private ScheduledFuture<?> timer;
     private boolean closing;
-    private boolean readPaused;
-    private long pendingBytes;
-    /**
-     * Bytes a client may queue while it waits for a server before Sluice stops reading from it.
-     * A waiting client normally has sent its whole request already; pausing on every wait would
-     * cost two epoll_ctl calls per transaction under contention.
-     */
-    private static final long PENDING_LIMIT = 64 * 1024;
 
     public ClientSession(SessionContext ctx, boolean unixSocket) {
         this.ctx = ctx;
@@ -95,6 +78,11 @@ public final class ClientSession extends ChannelInboundHandlerAdapter implements
 
     public State state() {
         return state;
+    }
+
+    /** The pool whose lists hold this client (the console's for console clients); null at login. */
+    public PoolKey poolKey() {
+        return poolKey;
     }
 
     public String user() {
@@ -114,11 +102,12 @@ public final class ClientSession extends ChannelInboundHandlerAdapter implements
     }
 
     public ServerConnection server() {
-        return server;
+        return relay == null ? null : relay.server();
     }
 
+    /** When this client started waiting for a server (the context clock), or 0. */
     public long waitingSinceNanos() {
-        return state == State.WAITING ? waitStartNanos : 0;
+        return relay == null ? 0 : relay.waitingSince();
     }
 
     public String applicationName() {
@@ -146,7 +135,7 @@ public final class ClientSession extends ChannelInboundHandlerAdapter implements
     }
 
     public boolean isConsole() {
-        return console;
+        return console != null;
     }
 
     int cancelPid() {
@@ -173,25 +162,34 @@ public final class ClientSession extends ChannelInboundHandlerAdapter implements
         return ctx;
     }
 
+    /** The one state transition: moves this client between its pool's lists. */
+    void moveTo(State to) {
+        State from = state;
+        if (from == to) {
+            return;
+        }
+        state = to;
+        ctx.clients().moved(this, from, to);
+    }
+
     // ---- channel events ---------------------------------------------------------------------
 
     @Override
     public void channelActive(ChannelHandlerContext c) {
         channel = c.channel();
+        gate = new ReadGate(channel);
+        timers = new SessionTimers(ctx.scheduler(), ctx.clock());
         ctx.clients().add(this);
         login = new ClientLogin(this);
         if (ctx.clients().total() > ctx.settings().maxClientConn()) {
             login.refuseWhenStarted(PgError.fatal(SqlState.PROTOCOL_VIOLATION,
                     "no more connections allowed (max_client_conn)"));
         }
-        long t = ctx.settings().clientLoginTimeout();
-        if (t > 0) {
-            timer = channel.eventLoop().schedule(() -> {
-                if (state == State.LOGIN) {
-                    fail(PgError.fatal(SqlState.PROTOCOL_VIOLATION, "client_login_timeout"), "client_login_timeout");
-                }
-            }, t, TimeUnit.NANOSECONDS);
-        }
+        timers.arm(ctx.settings().clientLoginTimeout(), () -> {
+            if (state == State.LOGIN) {
+                fail(PgError.fatal(SqlState.PROTOCOL_VIOLATION, "client_login_timeout"), "client_login_timeout");
+            }
+        });
     }
 
     @Override
@@ -207,32 +205,39 @@ public final class ClientSession extends ChannelInboundHandlerAdapter implements
         Frame frame = (Frame) msg;
         if (state == State.LOGIN) {
             login.onFrame(frame);
-        } else if (console) {
-            consoleFrame(frame);
+        } else if (console != null) {
+            console.onFrame(frame);
         } else {
-            clientFrame(frame);
+            requestTimeMillis = System.currentTimeMillis();
+            if (frame.type() == 'X') {
+                frame.release();
+                close("client close request");
+            } else if (frame.type() == 'Q' && ctx.settings().disablePqexec()) {
+                frame.release();
+                fail(PgError.fatal(SqlState.PROTOCOL_VIOLATION, "PQexec disallowed"), "PQexec disallowed");
+            } else {
+                relay.fromClient(frame);
+            }
         }
     }
 
     @Override
     public void channelReadComplete(ChannelHandlerContext c) {
-        if (server != null && state == State.ACTIVE) {
-            server.flush();
+        if (relay != null) {
+            relay.clientReadComplete();
         }
     }
 
     @Override
     public void channelWritabilityChanged(ChannelHandlerContext c) {
-        if (server != null) {
-            server.clientWritabilityChanged(channel.isWritable());
+        if (relay != null) {
+            relay.clientWritabilityChanged();
         }
     }
 
     @Override
     public void channelInactive(ChannelHandlerContext c) {
-        if (state != State.CLOSED) {
-            cleanup("client close request");
-        }
+        close("client close request");
     }
 
     @Override
@@ -241,7 +246,7 @@ public final class ClientSession extends ChannelInboundHandlerAdapter implements
         if (t instanceof ProtocolException pe) {
             fail(pe.error(), pe.getMessage());
         } else if (t instanceof java.io.IOException) {
-            cleanup("client unexpected eof");
+            close("client unexpected eof");
         } else {
             Log.global().error("C-" + Long.toHexString(id) + ": unexpected error: " + t);
             fail(PgError.fatal(SqlState.PROTOCOL_VIOLATION, "internal error"), "internal error: " + t);
@@ -249,13 +254,6 @@ public final class ClientSession extends ChannelInboundHandlerAdapter implements
     }
 
     // ---- login completion (called by ClientLogin) ----------------------------------------
-
-    void startTimerCancel() {
-        if (timer != null) {
-            timer.cancel(false);
-            timer = null;
-        }
-    }
 
     void identify(String database, String user) {
         this.database = database;
@@ -268,14 +266,17 @@ public final class ClientSession extends ChannelInboundHandlerAdapter implements
         ctx.clients().loggedIn(this, database, user);
     }
 
-    /** Login finished: greet the client and start serving. */
-    void loggedIn(Route r, boolean isConsole, boolean admin, ClientParams p, java.util.Map<String, String> welcome) {
-        startTimerCancel();
-        this.route = r;
-        this.console = isConsole;
-        this.consoleAdmin = admin;
+    /** Login finished: greet the client and start serving; {@code r} is null for the console. */
+    void loggedIn(Route r, boolean isConsole, boolean admin, ClientParams p, Map<String, String> welcome) {
+        timers.cancel();
         this.params = p;
-        this.stats = isConsole ? null : ctx.stats(database);
+        if (isConsole) {
+            console = new ConsoleSession(this, gate, admin);
+            poolKey = CONSOLE_POOL;
+        } else {
+            relay = new Relay(this, r, p, ctx.stats(database), gate, timers);
+            poolKey = r.poolKey();
+        }
         cancelPid = ctx.clients().allocateCancelPid(this);
         cancelKey = java.util.concurrent.ThreadLocalRandom.current().nextInt();
         var alloc = channel.alloc();
@@ -283,144 +284,22 @@ public final class ClientSession extends ChannelInboundHandlerAdapter implements
         p.greeting(welcome).forEach((k, v) -> channel.write(Encoders.parameterStatus(alloc, k, v)));
         channel.write(Encoders.backendKeyData(alloc, cancelPid, cancelKey));
         channel.writeAndFlush(Encoders.readyForQuery(alloc, TransactionStatus.IDLE));
-        state = State.IDLE;
+        moveTo(State.IDLE);
         if (ctx.settings().logConnections()) {
             log("login attempt: db=" + database + " user=" + user + " tls=no");
         }
-        armIdleTimers();
+        if (relay != null) {
+            relay.armIdleTimers();
+        }
     }
 
     /** A CancelRequest for this session arrived on another connection. */
     void cancelRequested(int key) {
-        if (key != cancelKey) {
+        if (key != cancelKey || relay == null) {
             return;
         }
-        if (server != null && (pendingSyncs > 0 || unsynced)) {
-            ctx.forwardCancel(server);
-        }
-    }
-
-    // ---- admin console ----------------------------------------------------------------------
-
-    private void consoleFrame(Frame frame) {
-        try {
-            if (frame.type() == 'Q') {
-                if (consoleBusy) {
-                    fail(PgError.fatal(SqlState.PROTOCOL_VIOLATION, "pipelined console commands are not supported"), "console pipelining");
-                    return;
-                }
-                String sql = io.sluice.proto.codec.FrontendDecoding.query(frame);
-                consoleBusy = true;
-                channel.config().setAutoRead(false);
-                ctx.console().execute(sql, user, consoleAdmin, new ConsoleWriter(this));
-            } else if (frame.type() == 'X') {
-                cleanup("client close request");
-            } else {
-                fail(PgError.fatal(SqlState.PROTOCOL_VIOLATION,
-                        "extended query protocol not supported by admin console"), "bad console packet");
-            }
-        } finally {
-            frame.release();
-        }
-    }
-
-    void consoleDone() {
-        consoleBusy = false;
-        if (channel.isActive()) {
-            channel.writeAndFlush(Encoders.readyForQuery(channel.alloc(), TransactionStatus.IDLE));
-            channel.config().setAutoRead(true);
-        }
-    }
-
-    // ---- relay: client -> server ------------------------------------------------------------
-
-    private void clientFrame(Frame frame) {
-        byte t = frame.type();
-        requestTimeMillis = System.currentTimeMillis();
-        if (t == 'X') {
-            frame.release();
-            cleanup("client close request");
-            return;
-        }
-        if (t == 'Q' && ctx.settings().disablePqexec()) {
-            frame.release();
-            fail(PgError.fatal(SqlState.PROTOCOL_VIOLATION, "PQexec disallowed"), "PQexec disallowed");
-            return;
-        }
-        if (stats != null) {
-            stats.add(DatabaseStats.RECEIVED, frame.length());
-            if (t == 'P') {
-                stats.add(DatabaseStats.CLIENT_PARSE, 1);
-            } else if (t == 'B') {
-                stats.add(DatabaseStats.BIND, 1);
-            }
-        }
-        if (state != State.ACTIVE) {
-            // waiting for a server, or its parameters are being synced: keep the client's order
-            pending.add(frame);
-            pendingBytes += frame.length();
-            if (pendingBytes > PENDING_LIMIT && !readPaused) {
-                // a client that keeps sending while it waits: stop reading until it is served
-                readPaused = true;
-                channel.config().setAutoRead(false);
-            }
-            if (server == null && waiting == null) {
-                requestServer();
-            }
-            return;
-        }
-        forward(frame);
-    }
-
-    private void forward(Frame frame) {
-        byte t = frame.type();
-        switch (t) {
-            case 'Q', 'S', 'F' -> {
-                if (pendingSyncs == 0) {
-                    queryStartNanos = System.nanoTime();
-                }
-                pendingSyncs++;
-                unsynced = false;
-                armQueryTimer();
-            }
-            case 'd', 'c', 'f' -> { }
-            default -> unsynced = true;
-        }
-        server.write(frame);
-    }
-
-    private void requestServer() {
-        state = State.WAITING;
-        cancelTimer();
-        waitStartNanos = System.nanoTime();
-        PendingCheckout w = new PendingCheckout();
-        waiting = w;
-        ctx.checkout(route.poolKey(), w);
-    }
-
-    /** The pool's answer to {@link #requestServer()}. */
-    private final class PendingCheckout implements Waiter {
-        boolean alive = true;
-
-        @Override
-        public boolean isAlive() {
-            return alive && state != State.CLOSED;
-        }
-
-        @Override
-        public void granted(Lease l) {
-            waiting = null;
-            if (!isAlive()) {
-                l.release();
-                return;
-            }
-            attach(l);
-        }
-
-        @Override
-        public void failed(CheckoutFailure f) {
-            waiting = null;
-            failCheckout(f);
+        if (relay.busy()) {
+            ctx.forwardCancel(relay.server());
         }
     }
 
@@ -433,195 +312,9 @@ public final class ClientSession extends ChannelInboundHandlerAdapter implements
         fail(PgError.fatal(sqlState, f.message()), f.message());
     }
 
-    private void attach(Lease l) {
-        lease = l;
-        server = (ServerConnection) l.server();
-        long waited = System.nanoTime() - waitStartNanos;
-        if (stats != null) {
-            stats.assignment(waited / 1000);
-        }
-        server.link(this, params.applicationName());
-        server.markRequest();
-        linkedAtNanos = System.nanoTime();
-        String sync = params.syncQuery(server.params());
-        if (sync != null) {
-            // Pipelined like PgBouncer: the SETs go out right before the client's own messages;
-            // the server connection swallows their results up to their ReadyForQuery and relays
-            // what follows, so a server switch costs no extra round trip.
-            long serverId = server.id();
-            server.runInternal(sync, ok -> {
-                if (!ok) {
-                    Log.global().warning("S-0x" + Long.toHexString(serverId)
-                            + ": setting client parameters failed: " + sync);
-                }
-            });
-        }
-        startRelay();
-    }
-
-    private void startRelay() {
-        state = State.ACTIVE;
-        Frame f;
-        while ((f = pending.poll()) != null) {
-            forward(f);
-        }
-        pendingBytes = 0;
-        server.flush();
-        if (readPaused) {
-            readPaused = false;
-            channel.config().setAutoRead(true);
-        }
-    }
-
-    // ---- relay: server -> client (ServerListener) -------------------------------------------
-
-    @Override
-    public void onServerFrame(Frame frame) {
-        if (stats != null) {
-            stats.add(DatabaseStats.SENT, frame.length());
-        }
-        if (frame.type() == 'S') {
-            params.serverReported(frame);
-        }
-        channel.write(frame.bytes().retain());
-        frame.release();
-    }
-
-    @Override
-    public void onReady(TransactionStatus status, Frame frame) {
-        if (route.mode() == PoolMode.STATEMENT && status.inTransaction()) {
-            frame.release();
-            fail(PgError.fatal(SqlState.PROTOCOL_VIOLATION, "transaction blocks not allowed in statement pooling mode"),
-                    "transaction blocks not allowed in statement pooling mode");
-            return;
-        }
-        onServerFrame(frame);
-        if (pendingSyncs > 0) {
-            pendingSyncs--;
-        }
-        if (pendingSyncs > 0 || unsynced) {
-            return;
-        }
-        long now = System.nanoTime();
-        if (stats != null) {
-            stats.query((now - queryStartNanos) / 1000);
-        }
-        cancelTimer();
-        if (status == TransactionStatus.IDLE) {
-            long xact = now - linkedAtNanos;
-            if (stats != null) {
-                stats.transaction(xact / 1000);
-            }
-            ctx.transactionDone(route.poolKey(), xact);
-            if (route.mode() != PoolMode.SESSION) {
-                channel.flush();
-                releaseServer();
-                return;
-            }
-        }
-        armIdleTimers();
-    }
-
-    @Override
-    public void onServerReadComplete() {
-        channel.flush();
-    }
-
-    @Override
-    public void onServerLost(String reason) {
-        if (lease != null) {
-            lease.discard(reason);
-        }
-        lease = null;
-        server = null;
-        fail(PgError.fatal(SqlState.PROTOCOL_VIOLATION, "server conn crashed?"), "server conn crashed?");
-    }
-
-    @Override
-    public boolean clientWritable() {
-        return channel.isWritable();
-    }
-
-    /** Gives the server back: transaction/statement end, or client exit in session mode. */
-    private void releaseServer() {
-        ServerConnection s = server;
-        Lease l = lease;
-        server = null;
-        lease = null;
-        state = State.IDLE;
-        s.unlink();
-        returnServer(s, l, route.resetAlways() || route.mode() == PoolMode.SESSION);
-        if (!pending.isEmpty() && !closing) {
-            requestServer();
-        } else if (!closing) {
-            armIdleTimers();
-        }
-    }
-
-    /**
-     * Returns an unlinked server to the pool: an open transaction is rolled back first, then
-     * the reset query runs when asked for; a failure of either closes the server instead.
-     */
-    private void returnServer(ServerConnection s, Lease l, boolean runResetQuery) {
-        String q = route.resetQuery();
-        Runnable afterRollback = () -> {
-            if (!runResetQuery || q == null || q.isEmpty()) {
-                l.release();
-                return;
-            }
-            s.runInternal(q, ok -> {
-                if (ok) {
-                    l.release();
-                } else {
-                    l.discard("reset query failed");
-                }
-            });
-        };
-        if (s.inTransaction()) {
-            s.runInternal("ROLLBACK", ok -> {
-                if (ok) {
-                    afterRollback.run();
-                } else {
-                    l.discard("rollback failed");
-                }
-            });
-        } else {
-            afterRollback.run();
-        }
-    }
-
-    // ---- timers -------------------------------------------------------------------------------
-
-    private void cancelTimer() {
-        if (timer != null) {
-            timer.cancel(false);
-            timer = null;
-        }
-    }
-
-    private void armQueryTimer() {
-        if (route.queryTimeout() > 0 && timer == null) {
-            timer = channel.eventLoop().schedule(() -> {
-                timer = null;
-                if (server != null && pendingSyncs > 0) {
-                    fail(PgError.fatal(SqlState.PROTOCOL_VIOLATION, "query timeout"), "query timeout");
-                }
-            }, route.queryTimeout(), TimeUnit.NANOSECONDS);
-        }
-    }
-
-    private void armIdleTimers() {
-        cancelTimer();
-        if (server != null && server.inTransaction() && route.idleTransactionTimeout() > 0) {
-            timer = channel.eventLoop().schedule(() -> {
-                timer = null;
-                fail(PgError.fatal(SqlState.PROTOCOL_VIOLATION, "idle transaction timeout"), "idle transaction timeout");
-            }, route.idleTransactionTimeout(), TimeUnit.NANOSECONDS);
-        } else if (server == null && route != null && route.clientIdleTimeout() > 0) {
-            timer = channel.eventLoop().schedule(() -> {
-                timer = null;
-                fail(PgError.fatal(SqlState.PROTOCOL_VIOLATION, "client_idle_timeout"), "client_idle_timeout");
-            }, route.clientIdleTimeout(), TimeUnit.NANOSECONDS);
+    void consoleDone() {
+        if (console != null) {
+            console.done();
         }
     }
 
@@ -636,7 +329,7 @@ public final class ClientSession extends ChannelInboundHandlerAdapter implements
         if (channel.isActive()) {
             channel.writeAndFlush(Encoders.error(channel.alloc(), error)).addListener(ChannelFutureListener.CLOSE);
         }
-        cleanup(reason, error);
+        end(reason, error);
     }
 
     /** Ends the session from outside (KILL_CLIENT, KILL, shutdown): the client gets {@code error}. */
@@ -644,56 +337,38 @@ public final class ClientSession extends ChannelInboundHandlerAdapter implements
         fail(error, reason);
     }
 
-    private void cleanup(String reason) {
-        cleanup(reason, null);
+    /** Ends the session without an error to the client (Terminate, EOF). */
+    void close(String reason) {
+        end(reason, null);
     }
 
     /** Ends the session; PgBouncer logs "closing because" first, then "pooler error". */
-    private void cleanup(String reason, PgError sent) {
+    private void end(String reason, PgError sent) {
         if (state == State.CLOSED) {
             return;
         }
         boolean wasLoggedIn = state != State.LOGIN;
-        state = State.CLOSED;
         closing = true;
-        cancelTimer();
-        if (waiting != null) {
-            waiting.alive = false;
-            waiting = null;
-        }
-        Frame f;
-        while ((f = pending.poll()) != null) {
-            f.release();
-        }
-        if (server != null) {
-            ServerConnection s = server;
-            if (pendingSyncs == 0 && !unsynced && s.isOpen()) {
-                Lease l = lease;
-                server = null;
-                lease = null;
-                s.unlink();
-                returnServer(s, l, route.resetAlways() || route.mode() == PoolMode.SESSION);
-            } else {
-                s.unlink();
-                lease.discard("client disconnect while server was not ready");
-                server = null;
-                lease = null;
-            }
+        timers.cancel();
+        if (relay != null) {
+            relay.close();
         }
         if (login != null) {
             login.dispose();
         }
+        moveTo(State.CLOSED);
         ctx.clients().remove(this);
         if ((wasLoggedIn || !user.isEmpty()) && ctx.settings().logDisconnections()) {
             log("closing because: " + reason + " (age=" + ((System.currentTimeMillis() - connectTimeMillis) / 1000) + "s)");
         }
         if (sent != null && ctx.settings().logPoolerErrors()) {
-            Log.global().client(io.sluice.log.Level.WARNING, id, database, user, remoteAddress(), remotePort(), "pooler error: " + sent.message());
+            Log.global().client(Level.WARNING, id, database, user, remoteAddress(), remotePort(),
+                    "pooler error: " + sent.message());
         }
-        if (channel != null && channel.isActive() && !channel.isWritable()) {
+        if (channel.isActive() && !channel.isWritable()) {
             channel.close();
-        } else if (channel != null && channel.isActive()) {
-            channel.writeAndFlush(io.netty.buffer.Unpooled.EMPTY_BUFFER).addListener(ChannelFutureListener.CLOSE);
+        } else if (channel.isActive()) {
+            channel.writeAndFlush(Unpooled.EMPTY_BUFFER).addListener(ChannelFutureListener.CLOSE);
         }
     }
 
@@ -703,9 +378,5 @@ public final class ClientSession extends ChannelInboundHandlerAdapter implements
 
     void write(ByteBuf buf) {
         channel.write(buf);
-    }
-
-    void writeAndFlush(ByteBuf buf) {
-        channel.writeAndFlush(buf);
     }
 }

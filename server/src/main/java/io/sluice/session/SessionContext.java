@@ -10,6 +10,12 @@ import java.util.Map;
 public interface SessionContext {
     SessionSettings settings();
 
+    /** The clock session timers and latency figures read (injected, so tests drive it). */
+    io.sluice.util.Clock clock();
+
+    /** Runs session timers on the event loop that owns the session. */
+    io.sluice.util.Scheduler scheduler();
+
     RouteLookup route(String database, String user);
 
     /** The user's auth_file secret (plain, md5..., SCRAM-SHA-256$...), or null when absent. */

@@ -1,17 +1,32 @@
 /**
- * Client sessions: startup and login ({@link io.sluice.session.ClientLogin}), the admin console
- * hand-off, and the relay between a client and the server it leased, releasing the server per
- * pool mode at ReadyForQuery boundaries.
+ * Client sessions. {@link io.sluice.session.ClientSession} is the thin Netty handler of the
+ * client side; login is {@link io.sluice.session.ClientLogin}, the admin console
+ * {@link io.sluice.session.ConsoleSession}, and the relay between a client and the server it
+ * leases {@link io.sluice.session.Relay}, which releases per pool mode as
+ * {@link io.sluice.session.ReleasePolicy} decides. Session timers run on the injected clock and
+ * scheduler ({@link io.sluice.session.SessionTimers}).
+ *
+ * <p>Places, not counters: a client's state names the list it is in (login, or per pool idle,
+ * active, waiting), {@code ClientSession.moveTo} is the one transition, and SHOW POOLS/CLIENTS
+ * read {@link io.sluice.session.ClientRegistry}'s list sizes. A client counts in the pool that
+ * serves it (with {@code force_user}, the forced user's pool).
  *
  * <p>Threading decision: Sluice runs every channel (clients, servers, listeners) and the pool
  * engine on one event loop, like PgBouncer's single thread. A leased server therefore always
  * shares its client's loop, so the relay touches both channels directly with no hops and no
- * locks, and the engine needs no synchronisation. Backpressure: a server stops reading while
- * its client is not writable ({@code setAutoRead}), and a client stops reading while it waits
- * for a server; frames a decoder already produced are queued in the session, at most one read's
- * worth. Spreading pools over several loops (with affinity and hops) is a later step.
+ * locks, and the engine needs no synchronisation. Spreading pools over several loops (with
+ * affinity and hops) is a later step.
+ *
+ * <p>Backpressure both ways ({@link io.sluice.session.ReadGate}): a server stops reading while
+ * its client is not writable; a client stops reading while its server is not writable, while it
+ * queues more than 64 KiB waiting for a server, and while a console command runs. Frames a
+ * decoder already produced when reading stops are relayed, at most one read's worth.
+ *
+ * <p>A client that leaves while its server runs a query or holds an open transaction takes that
+ * server with it ("client disconnect while server was not ready"), as PgBouncer does: rolling
+ * back would keep the departed session's named statements and settings for the next client.
  *
  * <p>May use {@code proto*}, {@code auth}, {@code pool}, {@code backend}, {@code net},
- * {@code config}, {@code stats}.
+ * {@code config}, {@code stats}, {@code util}.
  */
 package io.sluice.session;

@@ -1,0 +1,366 @@
+package io.sluice.session;
+
+import io.netty.channel.Channel;
+import io.sluice.backend.ServerConnection;
+import io.sluice.backend.ServerListener;
+import io.sluice.log.Log;
+import io.sluice.pool.CheckoutFailure;
+import io.sluice.pool.Lease;
+import io.sluice.pool.Waiter;
+import io.sluice.proto.Frame;
+import io.sluice.proto.PgError;
+import io.sluice.proto.SqlState;
+import io.sluice.proto.TransactionStatus;
+import io.sluice.stats.DatabaseStats;
+
+import java.util.ArrayDeque;
+
+/**
+ * The relay between a logged-in client and the server it leases. Owns both directions of
+ * backpressure: the server stops reading while the client is not writable, and the client stops
+ * reading while the server is not writable (COPY FROM STDIN into a stalled backend) or while it
+ * queues more than {@link #PENDING_LIMIT} waiting for a server. Checks a server out on the first
+ * message, counts Sync/Query boundaries, and releases per {@link ReleasePolicy}. Event loop only.
+ */
+final class Relay implements ServerListener {
+    /**
+     * Bytes a client may queue while it waits for a server before Sluice stops reading from it.
+     * A waiting client normally has sent its whole request already; pausing on every wait would
+     * cost two epoll_ctl calls per transaction under contention.
+     */
+    static final long PENDING_LIMIT = 64 * 1024;
+
+    private final ClientSession session;
+    private final Channel client;
+    private final Route route;
+    private final ClientParams params;
+    private final DatabaseStats stats;
+    private final ReadGate gate;
+    private final SessionTimers timers;
+    private final ReleasePolicy policy;
+    private final ArrayDeque<Frame> pending = new ArrayDeque<>();
+    private long pendingBytes;
+    private Lease lease;
+    private ServerConnection server;
+    private PendingCheckout waiting;
+    private int pendingSyncs;
+    private boolean unsynced;
+    private long linkedAt;
+    private long queryStart;
+    private long waitStart;
+
+    Relay(ClientSession session, Route route, ClientParams params, DatabaseStats stats, ReadGate gate,
+          SessionTimers timers) {
+        this.session = session;
+        this.client = session.channel();
+        this.route = route;
+        this.params = params;
+        this.stats = stats;
+        this.gate = gate;
+        this.timers = timers;
+        this.policy = new ReleasePolicy(route.mode(), route.resetAlways());
+    }
+
+    ServerConnection server() {
+        return server;
+    }
+
+    long waitingSince() {
+        return waiting != null ? waitStart : 0;
+    }
+
+    /** A query or an unsynced extended-protocol batch is in flight on the server. */
+    boolean busy() {
+        return server != null && (pendingSyncs > 0 || unsynced);
+    }
+
+    // ---- client -> server -------------------------------------------------------------------
+
+    /** A frame from the client (not Terminate); takes ownership. */
+    void fromClient(Frame frame) {
+        if (stats != null) {
+            stats.add(DatabaseStats.RECEIVED, frame.length());
+            if (frame.type() == 'P') {
+                stats.add(DatabaseStats.CLIENT_PARSE, 1);
+            } else if (frame.type() == 'B') {
+                stats.add(DatabaseStats.BIND, 1);
+            }
+        }
+        if (session.state() != ClientSession.State.ACTIVE) {
+            // waiting for a server, or its parameters are being synced: keep the client's order
+            pending.add(frame);
+            pendingBytes += frame.length();
+            if (pendingBytes > PENDING_LIMIT) {
+                gate.hold(ReadGate.WAIT_QUEUE);
+            }
+            if (server == null && waiting == null) {
+                requestServer();
+            }
+            return;
+        }
+        forward(frame);
+    }
+
+    /** End of one read burst from the client. */
+    void clientReadComplete() {
+        if (server != null && session.state() == ClientSession.State.ACTIVE) {
+            server.flush();
+        }
+    }
+
+    private void forward(Frame frame) {
+        switch (frame.type()) {
+            case 'Q', 'S', 'F' -> {
+                if (pendingSyncs == 0) {
+                    queryStart = timers.now();
+                }
+                pendingSyncs++;
+                unsynced = false;
+                timers.armIfIdle(route.queryTimeout(), this::queryTimedOut);
+            }
+            case 'd', 'c', 'f' -> { }
+            default -> unsynced = true;
+        }
+        server.write(frame);
+        if (!server.isWritable()) {
+            // The server takes no more for now: stop reading the client until it drains. Hold
+            // before flushing: a flush that drains the buffer reports writability at once.
+            gate.hold(ReadGate.SERVER_FULL);
+            server.flush();
+        }
+    }
+
+    private void queryTimedOut() {
+        if (server != null && pendingSyncs > 0) {
+            session.fail(PgError.fatal(SqlState.PROTOCOL_VIOLATION, "query timeout"), "query timeout");
+        }
+    }
+
+    private void requestServer() {
+        session.moveTo(ClientSession.State.WAITING);
+        timers.cancel();
+        waitStart = timers.now();
+        PendingCheckout w = new PendingCheckout();
+        waiting = w;
+        session.context().checkout(route.poolKey(), w);
+    }
+
+    /** The pool's answer to {@link #requestServer()}. */
+    private final class PendingCheckout implements Waiter {
+        boolean alive = true;
+
+        @Override
+        public boolean isAlive() {
+            return alive && session.state() != ClientSession.State.CLOSED;
+        }
+
+        @Override
+        public void granted(Lease l) {
+            waiting = null;
+            if (!isAlive()) {
+                l.release();
+                return;
+            }
+            attach(l);
+        }
+
+        @Override
+        public void failed(CheckoutFailure f) {
+            waiting = null;
+            session.failCheckout(f);
+        }
+    }
+
+    private void attach(Lease l) {
+        lease = l;
+        server = ServerConnection.of(l.server());
+        long now = timers.now();
+        if (stats != null) {
+            stats.assignment((now - waitStart) / 1000);
+        }
+        server.link(this, params.applicationName());
+        server.markRequest();
+        linkedAt = now;
+        String sync = params.syncQuery(server.params());
+        if (sync != null) {
+            // Pipelined like PgBouncer: the SETs go out right before the client's own messages;
+            // the server connection swallows their results up to their ReadyForQuery and relays
+            // what follows, so a server switch costs no extra round trip.
+            long serverId = server.id();
+            server.runInternal(sync, ok -> {
+                if (!ok) {
+                    Log.global().warning("S-0x" + Long.toHexString(serverId)
+                            + ": setting client parameters failed: " + sync);
+                }
+            });
+        }
+        session.moveTo(ClientSession.State.ACTIVE);
+        Frame f;
+        while ((f = pending.poll()) != null) {
+            forward(f);
+        }
+        pendingBytes = 0;
+        server.flush();
+        gate.release(ReadGate.WAIT_QUEUE);
+    }
+
+    // ---- server -> client (ServerListener) ----------------------------------------------------
+
+    @Override
+    public void onServerFrame(Frame frame) {
+        if (stats != null) {
+            stats.add(DatabaseStats.SENT, frame.length());
+        }
+        if (frame.type() == 'S') {
+            params.serverReported(frame);
+        }
+        client.write(frame.bytes().retain());
+        frame.release();
+    }
+
+    @Override
+    public void onReady(TransactionStatus status, Frame frame) {
+        if (policy.refusesTransactionBlock(status)) {
+            frame.release();
+            session.fail(PgError.fatal(SqlState.PROTOCOL_VIOLATION,
+                            "transaction blocks not allowed in statement pooling mode"),
+                    "transaction blocks not allowed in statement pooling mode");
+            return;
+        }
+        onServerFrame(frame);
+        if (pendingSyncs > 0) {
+            pendingSyncs--;
+        }
+        if (pendingSyncs > 0 || unsynced) {
+            return;
+        }
+        long now = timers.now();
+        if (stats != null) {
+            stats.query((now - queryStart) / 1000);
+        }
+        timers.cancel();
+        if (status == TransactionStatus.IDLE) {
+            long xact = now - linkedAt;
+            if (stats != null) {
+                stats.transaction(xact / 1000);
+            }
+            session.context().transactionDone(route.poolKey(), xact);
+            if (policy.releaseAt(status)) {
+                client.flush();
+                releaseServer();
+                return;
+            }
+        }
+        armIdleTimers();
+    }
+
+    @Override
+    public void onServerReadComplete() {
+        client.flush();
+    }
+
+    @Override
+    public void onServerLost(String reason) {
+        if (lease != null) {
+            lease.discard(reason);
+        }
+        lease = null;
+        server = null;
+        gate.release(ReadGate.SERVER_FULL);
+        session.fail(PgError.fatal(SqlState.PROTOCOL_VIOLATION, "server conn crashed?"), "server conn crashed?");
+    }
+
+    @Override
+    public boolean clientWritable() {
+        return client.isWritable();
+    }
+
+    @Override
+    public void onServerWritable(boolean writable) {
+        if (writable) {
+            gate.release(ReadGate.SERVER_FULL);
+        }
+    }
+
+    /** The client's writability changed: the server follows it, so a slow client slows the server. */
+    void clientWritabilityChanged() {
+        if (server != null) {
+            server.clientWritabilityChanged(client.isWritable());
+        }
+    }
+
+    // ---- release ------------------------------------------------------------------------------
+
+    /** Gives the server back at a transaction (or statement) end. */
+    private void releaseServer() {
+        ServerConnection s = server;
+        Lease l = lease;
+        server = null;
+        lease = null;
+        gate.release(ReadGate.SERVER_FULL);
+        session.moveTo(ClientSession.State.IDLE);
+        s.unlink();
+        returnServer(s, l);
+        if (!pending.isEmpty()) {
+            requestServer();
+        } else {
+            armIdleTimers();
+        }
+    }
+
+    /**
+     * Returns an unlinked, idle server to the pool, running server_reset_query first where the
+     * policy asks for it; a failing reset closes the server instead.
+     */
+    private void returnServer(ServerConnection s, Lease l) {
+        String q = route.resetQuery();
+        if (!policy.runsResetQuery() || q == null || q.isEmpty()) {
+            l.release();
+            return;
+        }
+        s.runInternal(q, ok -> {
+            if (ok) {
+                l.release();
+            } else {
+                l.discard("reset query failed");
+            }
+        });
+    }
+
+    void armIdleTimers() {
+        if (server != null && server.inTransaction()) {
+            timers.arm(route.idleTransactionTimeout(), () -> session.fail(
+                    PgError.fatal(SqlState.PROTOCOL_VIOLATION, "idle transaction timeout"), "idle transaction timeout"));
+        } else if (server == null) {
+            timers.arm(route.clientIdleTimeout(), () -> session.fail(
+                    PgError.fatal(SqlState.PROTOCOL_VIOLATION, "client_idle_timeout"), "client_idle_timeout"));
+        } else {
+            timers.cancel();
+        }
+    }
+
+    /** The client went away: drop its queue and the checkout, and settle the server per policy. */
+    void close() {
+        timers.cancel();
+        if (waiting != null) {
+            waiting.alive = false;
+            waiting = null;
+        }
+        Frame f;
+        while ((f = pending.poll()) != null) {
+            f.release();
+        }
+        if (server == null) {
+            return;
+        }
+        ServerConnection s = server;
+        Lease l = lease;
+        server = null;
+        lease = null;
+        s.unlink();
+        switch (policy.onClientGone(pendingSyncs > 0 || unsynced, s.inTransaction(), s.isOpen())) {
+            case RETURN -> returnServer(s, l);
+            case CLOSE -> l.discard(ReleasePolicy.NOT_READY);
+        }
+    }
+}

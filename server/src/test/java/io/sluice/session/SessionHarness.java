@@ -1,0 +1,191 @@
+package io.sluice.session;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufAllocator;
+import io.netty.buffer.Unpooled;
+import io.netty.channel.embedded.EmbeddedChannel;
+import io.sluice.backend.BackendCredentials;
+import io.sluice.backend.BackendTarget;
+import io.sluice.backend.ServerConnection;
+import io.sluice.backend.ServerLogin;
+import io.sluice.config.PoolMode;
+import io.sluice.pool.Lease;
+import io.sluice.pool.PoolKey;
+import io.sluice.pool.ServerHandle;
+import io.sluice.pool.Waiter;
+import io.sluice.pool.fakes.VirtualScheduler;
+import io.sluice.proto.TransactionStatus;
+import io.sluice.proto.codec.Encoders;
+import io.sluice.proto.codec.FrameDecoder;
+import io.sluice.proto.codec.StartupDecoder;
+import io.sluice.stats.DatabaseStats;
+import io.sluice.util.Clock;
+import io.sluice.util.Scheduler;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * A client session and one server connection, each on a Netty {@link EmbeddedChannel}, wired
+ * through a {@link SessionContext} whose pool hands out that one server. Time is virtual.
+ */
+class SessionHarness implements SessionContext {
+    static final ByteBufAllocator ALLOC = ByteBufAllocator.DEFAULT;
+    final VirtualScheduler time = new VirtualScheduler();
+    final ClientRegistry clients = new ClientRegistry();
+    final EmbeddedChannel client;
+    final ClientSession session;
+    final EmbeddedChannel serverChannel = new EmbeddedChannel();
+    final ServerConnection server;
+    final List<String> leaseEnds = new ArrayList<>();
+    private final Route route;
+    private final DatabaseStats stats = new DatabaseStats("db");
+    int checkouts;
+
+    SessionHarness(PoolMode mode) {
+        this(mode, 0);
+    }
+
+    /** {@code queryTimeoutNanos}: the route's query_timeout (0 = off). */
+    SessionHarness(PoolMode mode, long queryTimeoutNanos) {
+        route = new Route(new PoolKey("db", "u"), mode, "DISCARD ALL", false, queryTimeoutNanos, 0, 0, 0, 0, 0);
+        var target = new BackendTarget("127.0.0.1", 5432, Map.of(), BackendCredentials.none("u"), null, 0);
+        server = new ServerConnection(serverChannel, target, "db", new ServerLogin(BackendCredentials.none("u"),
+                c -> { }, (s, m) -> { throw new AssertionError(m); }));
+        serverChannel.pipeline().addLast(new FrameDecoder(1 << 30), server);
+        serverChannel.writeInbound(concat(Encoders.authentication(ALLOC, 0, new byte[0]),
+                Encoders.readyForQuery(ALLOC, TransactionStatus.IDLE)));
+        session = new ClientSession(this, false);
+        client = new EmbeddedChannel(new StartupDecoder(), session);
+        client.writeInbound(Encoders.startup(ALLOC, Map.of("user", "u", "database", "db")));
+        drain(client);
+    }
+
+    static ByteBuf concat(ByteBuf... parts) {
+        return Unpooled.wrappedBuffer(parts);
+    }
+
+    /** Reads and releases everything written to {@code ch}; returns the message type bytes. */
+    static String drain(EmbeddedChannel ch) {
+        StringBuilder types = new StringBuilder();
+        ByteBuf b;
+        while ((b = ch.readOutbound()) != null) {
+            while (b.readableBytes() >= 5) {
+                types.append((char) b.readByte());
+                b.skipBytes(b.readInt() - 4);
+            }
+            b.release();
+        }
+        return types.toString();
+    }
+
+    /** What the server side answers to one simple query: CommandComplete, then ReadyForQuery. */
+    void serverAnswers(TransactionStatus status) {
+        serverChannel.writeInbound(concat(Encoders.commandComplete(ALLOC, "SELECT 1"),
+                Encoders.readyForQuery(ALLOC, status)));
+    }
+
+    void clientSends(ByteBuf bytes) {
+        client.writeInbound(bytes);
+    }
+
+    // ---- SessionContext -----------------------------------------------------------------------
+
+    @Override
+    public SessionSettings settings() {
+        return new SessionSettings("trust", Set.of(), Set.of(), 100, 0, Set.of(), Set.of("application_name"),
+                false, false, false, false, false, Integer.MAX_VALUE, 6432);
+    }
+
+    @Override
+    public Clock clock() {
+        return time;
+    }
+
+    @Override
+    public Scheduler scheduler() {
+        return time;
+    }
+
+    @Override
+    public RouteLookup route(String database, String user) {
+        return new RouteLookup.Pooled(route);
+    }
+
+    @Override
+    public String secret(String user) {
+        return "";
+    }
+
+    @Override
+    public void rememberScramKeys(String user, byte[] clientKey, byte[] serverKey) {
+    }
+
+    @Override
+    public void checkout(PoolKey key, Waiter waiter) {
+        checkouts++;
+        waiter.granted(new Lease() {
+            private boolean ended;
+
+            @Override
+            public ServerHandle server() {
+                return server;
+            }
+
+            @Override
+            public void release() {
+                end("release");
+            }
+
+            @Override
+            public void discard(String reason) {
+                end("discard: " + reason);
+                server.close(reason);
+            }
+
+            private void end(String how) {
+                if (ended) {
+                    throw new AssertionError("lease ended twice");
+                }
+                ended = true;
+                leaseEnds.add(how);
+            }
+        });
+    }
+
+    @Override
+    public void transactionDone(PoolKey key, long nanos) {
+    }
+
+    @Override
+    public void welcome(PoolKey key, WelcomeCallback callback) {
+        callback.welcome(Map.of("server_version", "15.0"));
+    }
+
+    @Override
+    public DatabaseStats stats(String database) {
+        return stats;
+    }
+
+    @Override
+    public ClientRegistry clients() {
+        return clients;
+    }
+
+    @Override
+    public Console console() {
+        throw new UnsupportedOperationException("no console in relay tests");
+    }
+
+    @Override
+    public int ownUid() {
+        return -1;
+    }
+
+    @Override
+    public void forwardCancel(ServerConnection server) {
+    }
+
+}

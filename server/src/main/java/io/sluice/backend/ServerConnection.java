@@ -4,6 +4,7 @@ import io.netty.channel.Channel;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.sluice.log.Log;
+import io.sluice.net.Endpoint;
 import io.sluice.pool.ServerHandle;
 import io.sluice.proto.BackendMessage;
 import io.sluice.proto.Frame;
@@ -12,8 +13,6 @@ import io.sluice.proto.TransactionStatus;
 import io.sluice.proto.codec.BackendDecoding;
 import io.sluice.proto.codec.Encoders;
 
-import java.net.InetSocketAddress;
-import java.net.SocketAddress;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
@@ -118,29 +117,13 @@ public final class ServerConnection extends ChannelInboundHandlerAdapter impleme
         return clientApplicationName;
     }
 
-    public String localAddress() {
-        return addr(channel.localAddress());
+    public Endpoint local() {
+        return Endpoint.of(channel.localAddress(), 0);
     }
 
-    public int localPort() {
-        return port(channel.localAddress());
-    }
-
-    public String remoteAddress() {
-        return addr(channel.remoteAddress());
-    }
-
-    public int remotePort() {
-        SocketAddress a = channel.remoteAddress();
-        return a instanceof InetSocketAddress ? port(a) : target.port();
-    }
-
-    private static String addr(SocketAddress a) {
-        return a instanceof InetSocketAddress i ? i.getAddress().getHostAddress() : "unix";
-    }
-
-    private static int port(SocketAddress a) {
-        return a instanceof InetSocketAddress i ? i.getPort() : 0;
+    /** PostgreSQL's address; over a unix socket, the port its socket file is named after. */
+    public Endpoint remote() {
+        return Endpoint.of(channel.remoteAddress(), target.port());
     }
 
     @Override
@@ -238,7 +221,7 @@ public final class ServerConnection extends ChannelInboundHandlerAdapter impleme
         }
         boolean wasLogin = state == State.LOGIN;
         state = State.CLOSED;
-        Log.global().server(id, database, user(), remoteAddress(), remotePort(), "closing because: " + reason
+        Log.global().server(id, database, user(), remote().address(), remote().port(), "closing because: " + reason
                 + " (age=" + ((System.currentTimeMillis() - connectTimeMillis) / 1000) + "s)");
         if (channel.isActive()) {
             if (!wasLogin) {
@@ -387,7 +370,7 @@ public final class ServerConnection extends ChannelInboundHandlerAdapter impleme
         if (state != State.CLOSED) {
             State was = state;
             state = State.CLOSED;
-            Log.global().server(id, database, user(), remoteAddress(), remotePort(), "closing because: "
+            Log.global().server(id, database, user(), remote().address(), remote().port(), "closing because: "
                     + (was == State.LOGIN ? "connect failed" : "server conn crashed?")
                     + " (age=" + ((System.currentTimeMillis() - connectTimeMillis) / 1000) + "s)");
             failPending("server conn crashed?");

@@ -16,8 +16,8 @@ final class LoggingPoolEvents implements PoolEvents {
     public void serverCreated(PoolKey key, long serverId) {
         var conn = server.servers().get(serverId);
         if (conn != null && server.routing().config().settings().flag("log_connections")) {
-            Log.global().server(serverId, key.database(), key.user(), conn.remoteAddress(), conn.remotePort(),
-                    "new connection to server (from " + conn.localAddress() + ":" + conn.localPort() + ")");
+            Log.global().server(serverId, key.database(), key.user(), conn.remote().address(), conn.remote().port(),
+                    "new connection to server (from " + conn.local().address() + ":" + conn.local().port() + ")");
         }
     }
 

@@ -143,8 +143,8 @@ final class ServerAdminContext implements AdminContext {
             };
             long waitMicros = c.waitingSinceNanos() == 0 ? 0 : (now - c.waitingSinceNanos()) / 1000;
             ServerConnection s = c.server();
-            rows.add(new SocketRow("C", c.user(), c.database(), "none", state, c.remoteAddress(), c.remotePort(),
-                    c.localAddress(), c.localPort(), c.connectTimeMillis(), c.requestTimeMillis(), waitMicros,
+            rows.add(new SocketRow("C", c.user(), c.database(), "none", state, c.remote().address(), c.remote().port(),
+                    c.local().address(), c.local().port(), c.connectTimeMillis(), c.requestTimeMillis(), waitMicros,
                     false, c.id(), s == null ? null : s.id(), 0, "", c.applicationName(), 0, c.id(),
                     SocketBuffers.NONE));
         }
@@ -167,7 +167,7 @@ final class ServerAdminContext implements AdminContext {
                     continue;
                 }
                 rows.add(new SocketRow("S", p.key().user(), p.key().database(), "none", s.state(),
-                        conn.remoteAddress(), conn.remotePort(), conn.localAddress(), conn.localPort(),
+                        conn.remote().address(), conn.remote().port(), conn.local().address(), conn.local().port(),
                         conn.connectTimeMillis(), conn.requestTimeMillis(), 0,
                         server.pauseControl().closeNeeded(conn.id()), conn.id(),
                         linkedClient.get(conn.id()), conn.backendPid(), "", conn.applicationName(), 0, conn.id(),

@@ -132,7 +132,7 @@ final class ClientLogin {
         }
         if (cfg.applicationNameAddHost()) {
             params.set("application_name", params.applicationName() + " - "
-                    + session.remoteAddress() + ":" + session.remotePort());
+                    + session.remote().address() + ":" + session.remote().port());
         }
         lookup = session.context().route(database, user);
         if (lookup instanceof RouteLookup.Refused) {

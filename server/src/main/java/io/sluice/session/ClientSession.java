@@ -11,6 +11,7 @@ import io.netty.util.ReferenceCountUtil;
 import io.sluice.backend.ServerConnection;
 import io.sluice.log.Level;
 import io.sluice.log.Log;
+import io.sluice.net.Endpoint;
 import io.sluice.pool.CheckoutFailure;
 import io.sluice.pool.PoolKey;
 import io.sluice.proto.Frame;
@@ -21,7 +22,6 @@ import io.sluice.proto.StartupPacket;
 import io.sluice.proto.TransactionStatus;
 import io.sluice.proto.codec.Encoders;
 
-import java.net.InetSocketAddress;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
 
@@ -114,24 +114,13 @@ public final class ClientSession extends ChannelInboundHandlerAdapter {
         return params == null ? "" : params.applicationName();
     }
 
-    public String remoteAddress() {
-        return channel != null && channel.remoteAddress() instanceof InetSocketAddress a
-                ? a.getAddress().getHostAddress() : "unix";
+    /** The client's address; a unix-socket client shows the listen port, as in PgBouncer. */
+    public Endpoint remote() {
+        return Endpoint.of(channel == null ? null : channel.remoteAddress(), ctx.settings().listenPort());
     }
 
-    public int remotePort() {
-        return channel != null && channel.remoteAddress() instanceof InetSocketAddress a
-                ? a.getPort() : ctx.settings().listenPort();
-    }
-
-    public String localAddress() {
-        return channel != null && channel.localAddress() instanceof InetSocketAddress a
-                ? a.getAddress().getHostAddress() : "unix";
-    }
-
-    public int localPort() {
-        return channel != null && channel.localAddress() instanceof InetSocketAddress a
-                ? a.getPort() : ctx.settings().listenPort();
+    public Endpoint local() {
+        return Endpoint.of(channel == null ? null : channel.localAddress(), ctx.settings().listenPort());
     }
 
     public boolean isConsole() {
@@ -362,7 +351,7 @@ public final class ClientSession extends ChannelInboundHandlerAdapter {
             log("closing because: " + reason + " (age=" + ((System.currentTimeMillis() - connectTimeMillis) / 1000) + "s)");
         }
         if (sent != null && ctx.settings().logPoolerErrors()) {
-            Log.global().client(Level.WARNING, id, database, user, remoteAddress(), remotePort(),
+            Log.global().client(Level.WARNING, id, database, user, remote().address(), remote().port(),
                     "pooler error: " + sent.message());
         }
         if (channel.isActive() && !channel.isWritable()) {
@@ -373,7 +362,7 @@ public final class ClientSession extends ChannelInboundHandlerAdapter {
     }
 
     void log(String msg) {
-        Log.global().client(id, database, user, remoteAddress(), remotePort(), msg);
+        Log.global().client(id, database, user, remote().address(), remote().port(), msg);
     }
 
     void write(ByteBuf buf) {

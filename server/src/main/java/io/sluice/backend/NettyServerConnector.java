@@ -62,7 +62,7 @@ public final class NettyServerConnector implements ServerConnector {
                     @Override
                     protected void initChannel(Channel ch) {
                         ServerConnection conn = new ServerConnection(ch, target, key.database(), login);
-                        ch.pipeline().addLast("frames", new FrameDecoder(Integer.MAX_VALUE));
+                        ch.pipeline().addLast("frames", new FrameDecoder(Integer.MAX_VALUE, "Dd"));
                         ch.pipeline().addLast("server", conn);
                         onCreated.accept(conn);
                     }

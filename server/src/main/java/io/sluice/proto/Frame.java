@@ -5,11 +5,16 @@ import io.netty.util.ReferenceCounted;
 import io.netty.util.AbstractReferenceCounted;
 
 /**
- * One whole protocol message (type byte, length, body) as it came off the wire. The relay
- * passes frames on untouched; only the pooler-relevant types are decoded into records.
+ * One protocol message (type byte, length, body) as it came off the wire. The relay passes
+ * frames on untouched; only the pooler-relevant types are decoded into records. A large message
+ * of a type the pooler only relays (DataRow, CopyData) may come in pieces: a first frame with the
+ * real type, the header and the start of the body, then {@link #CONTINUATION} frames with the rest.
  * Owns one reference to {@link #bytes()}.
  */
 public final class Frame extends AbstractReferenceCounted {
+    /** Type of a frame that carries more body bytes of the message before it. */
+    public static final byte CONTINUATION = 0;
+
     private final byte type;
     private final ByteBuf bytes;
 
@@ -22,7 +27,7 @@ public final class Frame extends AbstractReferenceCounted {
         return type;
     }
 
-    /** The whole message including the 5-byte header. */
+    /** The message including the 5-byte header (for a continuation: just more body bytes). */
     public ByteBuf bytes() {
         return bytes;
     }

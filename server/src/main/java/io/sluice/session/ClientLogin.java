@@ -103,7 +103,7 @@ final class ClientLogin {
 
     private void startup(StartupPacket.Startup s) {
         ChannelPipeline pipe = session.channel().pipeline();
-        pipe.replace(StartupDecoder.class, "frames", new FrameDecoder(session.context().settings().maxPacketSize()));
+        pipe.replace(StartupDecoder.class, "frames", new FrameDecoder(session.context().settings().maxPacketSize(), "d"));
         if (refusal != null) {
             session.fail(refusal, refusal.message());
             return;

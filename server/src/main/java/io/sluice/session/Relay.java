@@ -118,7 +118,7 @@ final class Relay implements ServerListener {
                 unsynced = false;
                 timers.armIfIdle(route.queryTimeout(), this::queryTimedOut);
             }
-            case 'd', 'c', 'f' -> { }
+            case 'd', 'c', 'f', Frame.CONTINUATION -> { }
             default -> unsynced = true;
         }
         server.write(frame);

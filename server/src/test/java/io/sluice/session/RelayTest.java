@@ -104,6 +104,29 @@ class RelayTest {
     }
 
     @Test
+    void aLargeCopyDataGoesThroughInPiecesAndStillReleasesAtItsEnd() {
+        var h = new SessionHarness(PoolMode.TRANSACTION);
+        h.clientSends(Encoders.query(ALLOC, "copy t from stdin"));
+        ByteBuf big = copyData(1 << 20);
+        int total = big.readableBytes();
+        while (big.isReadable()) {
+            h.clientSends(big.readRetainedSlice(Math.min(8192, big.readableBytes())));
+        }
+        big.release();
+        h.clientSends(Unpooled.buffer().writeByte('c').writeInt(4));
+        int relayed = 0;
+        ByteBuf b;
+        while ((b = h.serverChannel.readOutbound()) != null) {
+            relayed += b.readableBytes();
+            b.release();
+        }
+        assertEquals(Encoders.query(ALLOC, "copy t from stdin").readableBytes() + total + 5, relayed);
+        h.serverChannel.writeInbound(SessionHarness.concat(Encoders.commandComplete(ALLOC, "COPY 1"),
+                Encoders.readyForQuery(ALLOC, TransactionStatus.IDLE)));
+        assertEquals(List.of("release"), h.leaseEnds, "the pieces of one CopyData are not a new unsynced message");
+    }
+
+    @Test
     void aFullServerStopsReadingTheClientUntilItDrains() {
         var h = new SessionHarness(PoolMode.SESSION);
         h.clientSends(Encoders.query(ALLOC, "copy t from stdin"));

@@ -54,7 +54,7 @@ class SessionHarness implements SessionContext {
         var target = new BackendTarget("127.0.0.1", 5432, Map.of(), BackendCredentials.none("u"), null, 0);
         server = new ServerConnection(serverChannel, target, "db", new ServerLogin(BackendCredentials.none("u"),
                 c -> { }, (s, m) -> { throw new AssertionError(m); }));
-        serverChannel.pipeline().addLast(new FrameDecoder(1 << 30), server);
+        serverChannel.pipeline().addLast(new FrameDecoder(1 << 30, "Dd"), server);
         serverChannel.writeInbound(concat(Encoders.authentication(ALLOC, 0, new byte[0]),
                 Encoders.readyForQuery(ALLOC, TransactionStatus.IDLE)));
         session = new ClientSession(this, false);

@@ -1,0 +1,70 @@
+package io.sluice.proto.codec;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
+import io.netty.channel.embedded.EmbeddedChannel;
+import io.sluice.proto.Frame;
+import org.junit.jupiter.api.Test;
+
+import java.util.ArrayList;
+import java.util.List;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+class FrameDecoderTest {
+    private static ByteBuf message(char type, int bodySize) {
+        ByteBuf b = Unpooled.buffer(5 + bodySize);
+        b.writeByte(type).writeInt(4 + bodySize);
+        for (int i = 0; i < bodySize; i++) {
+            b.writeByte(i);
+        }
+        return b;
+    }
+
+    /** Feeds {@code bytes} in reads of {@code chunk} bytes; returns the frames decoded. */
+    private static List<Frame> feed(EmbeddedChannel ch, ByteBuf bytes, int chunk) {
+        List<Frame> frames = new ArrayList<>();
+        while (bytes.isReadable()) {
+            ch.writeInbound(bytes.readRetainedSlice(Math.min(chunk, bytes.readableBytes())));
+            Frame f;
+            while ((f = ch.readInbound()) != null) {
+                frames.add(f);
+            }
+        }
+        bytes.release();
+        return frames;
+    }
+
+    @Test
+    void aLargeRelayOnlyMessageIsPassedOnInPiecesAsItArrives() {
+        var ch = new EmbeddedChannel(new FrameDecoder(Integer.MAX_VALUE, "Dd"));
+        ByteBuf original = message('D', 1 << 20);
+        ByteBuf expected = original.copy();
+        List<Frame> frames = feed(ch, Unpooled.wrappedBuffer(original, message('Z', 1)), 16 * 1024);
+        assertEquals('D', frames.get(0).type());
+        assertEquals('Z', frames.get(frames.size() - 1).type());
+        ByteBuf joined = Unpooled.buffer();
+        for (Frame f : frames.subList(0, frames.size() - 1)) {
+            assertTrue(f.length() <= 16 * 1024, "no piece is larger than one read: " + f);
+            if (f != frames.get(0)) {
+                assertEquals(Frame.CONTINUATION, f.type());
+            }
+            joined.writeBytes(f.bytes(), f.bytes().readerIndex(), f.length());
+        }
+        assertEquals(expected, joined, "the pieces are the message, byte for byte");
+        frames.forEach(Frame::release);
+        expected.release();
+        joined.release();
+    }
+
+    @Test
+    void messagesThePoolerReadsAreAlwaysWhole() {
+        var ch = new EmbeddedChannel(new FrameDecoder(Integer.MAX_VALUE, "Dd"));
+        List<Frame> frames = feed(ch, Unpooled.wrappedBuffer(message('E', 200_000), message('D', 1000)), 4096);
+        assertEquals(2, frames.size());
+        assertEquals(200_005, frames.get(0).length());
+        assertEquals(1005, frames.get(1).length(), "small relay-only messages stay whole too");
+        frames.forEach(Frame::release);
+    }
+}

@@ -92,8 +92,13 @@ final class ClientLogin {
         }
     }
 
+    /**
+     * Forwards the cancel when both halves of the key match a live client. Right or wrong, the
+     * sender sees the same thing, a close with nothing written, so a flood of guesses learns
+     * nothing (PgBouncer closes the cancel connection either way too).
+     */
     private void cancel(StartupPacket.CancelRequest c) {
-        ClientSession target = session.context().clients().byCancelPid(c.processId());
+        ClientSession target = session.context().clients().byCancelKey(c.processId(), c.secretKey());
         if (target != null && target != session) {
             target.cancelRequested(c.secretKey());
         }

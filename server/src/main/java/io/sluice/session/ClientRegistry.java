@@ -5,7 +5,6 @@ import java.util.Collections;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.Map;
-import java.util.concurrent.ThreadLocalRandom;
 
 /**
  * All client sessions: counts for max_client_conn and the per-database / per-user client
@@ -13,23 +12,24 @@ import java.util.concurrent.ThreadLocalRandom;
  */
 public final class ClientRegistry {
     private final Map<Long, ClientSession> byId = new LinkedHashMap<>();
-    private final Map<Integer, ClientSession> byCancelPid = new HashMap<>();
+    private final CancelKeys<ClientSession> cancelKeys = new CancelKeys<>();
     private final Map<String, Integer> perDatabase = new HashMap<>();
     private final Map<String, Integer> perUser = new HashMap<>();
-    private int nextPid = ThreadLocalRandom.current().nextInt(1, 1 << 20);
 
     void add(ClientSession s) {
         byId.put(s.id(), s);
     }
 
-    /** Allocates the BackendKeyData pid a client sees (unique among live sessions). */
+    /**
+     * Issues the client's BackendKeyData (random pid and secret, see {@link CancelKeys}) and
+     * returns its pid; {@link #cancelSecret} gives the secret.
+     */
     int allocateCancelPid(ClientSession s) {
-        int pid;
-        do {
-            pid = nextPid++ & 0x7fffffff;
-        } while (pid == 0 || byCancelPid.containsKey(pid));
-        byCancelPid.put(pid, s);
-        return pid;
+        return cancelKeys.issue(s).pid();
+    }
+
+    int cancelSecret(int pid, ClientSession s) {
+        return cancelKeys.secretOf(pid, s);
     }
 
     void loggedIn(ClientSession s, String database, String user) {
@@ -40,7 +40,7 @@ public final class ClientRegistry {
     void remove(ClientSession s) {
         byId.remove(s.id());
         if (s.cancelPid() != 0) {
-            byCancelPid.remove(s.cancelPid(), s);
+            cancelKeys.release(s.cancelPid(), s);
         }
         if (s.countedDatabase() != null) {
             perDatabase.merge(s.countedDatabase(), -1, Integer::sum);
@@ -60,8 +60,9 @@ public final class ClientRegistry {
         return perUser.getOrDefault(user, 0);
     }
 
-    ClientSession byCancelPid(int pid) {
-        return byCancelPid.get(pid);
+    /** The session whose key is exactly {@code (pid, secret)}, or null. */
+    ClientSession byCancelKey(int pid, int secret) {
+        return cancelKeys.match(pid, secret);
     }
 
     public ClientSession byId(long id) {

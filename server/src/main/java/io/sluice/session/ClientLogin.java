@@ -108,7 +108,10 @@ final class ClientLogin {
 
     private void startup(StartupPacket.Startup s) {
         ChannelPipeline pipe = session.channel().pipeline();
-        pipe.replace(StartupDecoder.class, "frames", new FrameDecoder(session.context().settings().maxPacketSize()));
+        // until authenticated, messages stay within the startup decoder's pkt_buf limit
+        int loginLimit = pipe.get(StartupDecoder.class).packetLimit();
+        pipe.replace(StartupDecoder.class, "frames",
+                new FrameDecoder(session.context().settings().maxPacketSize(), loginLimit));
         if (refusal != null) {
             session.fail(refusal, refusal.message());
             return;
@@ -309,6 +312,14 @@ final class ClientLogin {
 
     // ---- greeting ---------------------------------------------------------------------------
 
+    /** Authenticated and greeted: from now on max_packet_size bounds the client's messages. */
+    private void endLoginPhase() {
+        FrameDecoder frames = session.channel().pipeline().get(FrameDecoder.class);
+        if (frames != null) {
+            frames.loginDone();
+        }
+    }
+
     private void finish() {
         if (lookup instanceof RouteLookup.Refused r) {
             if (session.context().settings().logConnections()) {
@@ -319,6 +330,7 @@ final class ClientLogin {
         }
         if (lookup instanceof RouteLookup.Console) {
             step = Step.DONE;
+            endLoginPhase();
             session.loggedIn(null, true, consoleAdmin, params, CONSOLE_WELCOME);
             return;
         }
@@ -329,6 +341,7 @@ final class ClientLogin {
             public void welcome(Map<String, String> params) {
                 if (step == Step.WELCOME && session.channel().isActive()) {
                     step = Step.DONE;
+                    endLoginPhase();
                     session.loggedIn(route, false, false, ClientLogin.this.params, params);
                 }
             }

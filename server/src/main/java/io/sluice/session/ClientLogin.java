@@ -46,6 +46,9 @@ final class ClientLogin {
             "standard_conforming_strings", "on",
             "is_superuser", "on");
 
+    /** The console's built-in user (PgBouncer's fake "pgbouncer" user of its admin database). */
+    private static final String CONSOLE_USER = "pgbouncer";
+
     private enum Step { STARTUP, PASSWORD, MD5, SASL_FIRST, SASL_FINAL, WELCOME, DONE }
 
     private final ClientSession session;
@@ -169,8 +172,16 @@ final class ClientLogin {
         authenticate(cfg.authType());
     }
 
+    /**
+     * PgBouncer's console rules: its own uid over the Unix socket as "pgbouncer" gets in with
+     * no password. Otherwise admin_users/stats_users are consulted only for a user that exists
+     * (in auth_file, or the built-in "pgbouncer"); a name in neither list is "not allowed"
+     * before any password. A user missing from auth_file goes through a login that cannot
+     * succeed, whatever the lists say: auth_type = trust answers "trust" authentication failed,
+     * so trust never admits an unlisted name.
+     */
     private void startConsoleLogin(SessionSettings cfg) {
-        boolean peerAdmin = session.unixSocket() && "pgbouncer".equals(user)
+        boolean peerAdmin = session.unixSocket() && CONSOLE_USER.equals(user)
                 && PeerCredentials.uidOf(session.channel()) == session.context().ownUid();
         if (peerAdmin) {
             consoleAdmin = true;
@@ -178,9 +189,10 @@ final class ClientLogin {
             return;
         }
         boolean any = "any".equals(cfg.authType());
-        if (cfg.adminUsers().contains(user)) {
+        boolean exists = any || CONSOLE_USER.equals(user) || session.context().secret(user) != null;
+        if (exists && cfg.adminUsers().contains(user)) {
             consoleAdmin = true;
-        } else if (!cfg.statsUsers().contains(user) && !any) {
+        } else if (exists && !cfg.statsUsers().contains(user) && !any) {
             session.fail(PgError.fatal(SqlState.PROTOCOL_VIOLATION, "not allowed"), "not allowed");
             return;
         }
@@ -196,7 +208,9 @@ final class ClientLogin {
         switch (authType) {
             case "any" -> finish();
             case "trust" -> {
-                if (secret == null && !(lookup instanceof RouteLookup.Console)) {
+                // the console's built-in user exists without an auth_file entry, as in PgBouncer
+                boolean builtIn = lookup instanceof RouteLookup.Console && CONSOLE_USER.equals(user);
+                if (secret == null && !builtIn) {
                     session.log("no such user: " + user);
                     session.fail(PgError.fatal(SqlState.PROTOCOL_VIOLATION, "\"trust\" authentication failed"),
                             "\"trust\" authentication failed");

@@ -98,15 +98,16 @@ final class ClientLogin {
     /**
      * Forwards the cancel when both halves of the key match a live client. Right or wrong, the
      * sender sees the same thing, a close with nothing written, so a flood of guesses learns
-     * nothing (PgBouncer closes the cancel connection either way too).
+     * nothing (PgBouncer closes the cancel connection either way too). The close goes first so
+     * that forwarding a right one does not even delay it.
      */
     private void cancel(StartupPacket.CancelRequest c) {
         ClientSession target = session.context().clients().byCancelKey(c.processId(), c.secretKey());
+        step = Step.DONE;
+        session.channel().close();
         if (target != null && target != session) {
             target.cancelRequested(c.secretKey());
         }
-        step = Step.DONE;
-        session.channel().close();
     }
 
     private void startup(StartupPacket.Startup s) {

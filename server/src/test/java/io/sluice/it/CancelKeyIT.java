@@ -61,21 +61,28 @@ class CancelKeyIT {
             }
             assertThat(victim.readUntilReadyOrError()).as("query not cancelled by wrong keys").isNull();
 
-            // the right key cancels
-            victim.send(RawClient.query("select pg_sleep(30) /* victim-long */"));
-            awaitRunning(pg, "victim-long");
-            long t0 = System.nanoTime();
-            Answer right = sendCancel(sluice.port, pid, secret);
-            long rightNanos = System.nanoTime() - t0;
-            Map<Character, String> error = victim.readUntilReadyOrError();
-            assertThat(error).as("the right key cancels").isNotNull().containsEntry('C', "57014");
-            assertThat(victim.readUntilReadyOrError()).as("ReadyForQuery follows the error").isNull();
+            // the right key cancels, every time
+            Set<Answer> rightAnswers = new LinkedHashSet<>();
+            long rightNanos = 0;
+            int rounds = 3;
+            for (int i = 0; i < rounds; i++) {
+                victim.send(RawClient.query("select pg_sleep(30) /* victim-long-" + i + " */"));
+                awaitRunning(pg, "victim-long-" + i);
+                long t0 = System.nanoTime();
+                rightAnswers.add(sendCancel(sluice.port, pid, secret));
+                rightNanos += System.nanoTime() - t0;
+                Map<Character, String> error = victim.readUntilReadyOrError();
+                assertThat(error).as("the right key cancels").isNotNull().containsEntry('C', "57014");
+                assertThat(victim.readUntilReadyOrError()).as("ReadyForQuery follows the error").isNull();
+            }
             assertThat(victim.queryOne("select 2")).as("victim still usable").isEqualTo("2");
+            assertThat(rightAnswers).hasSize(1);
+            Answer right = rightAnswers.iterator().next();
 
             assertThat(wrongAnswers).as("every wrong guess answered alike").containsExactly(right);
             assertThat(right).isEqualTo(new Answer(0, "eof"));
-            System.out.printf("cancel answers: %d wrong keys %.2f ms each on average, right key %.2f ms; all %s%n",
-                    wrong.size(), wrongNanos / 1e6 / wrong.size(), rightNanos / 1e6, right);
+            System.out.printf("cancel answers: %d wrong keys %.2f ms each on average, %d right ones %.2f ms; all %s%n",
+                    wrong.size(), wrongNanos / 1e6 / wrong.size(), rounds, rightNanos / 1e6 / rounds, right);
         }
     }
 

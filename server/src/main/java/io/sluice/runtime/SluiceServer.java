@@ -54,6 +54,8 @@ public final class SluiceServer implements SessionContext {
     private final CancelForwarder cancels;
     private final CompletableFuture<Integer> terminated = new CompletableFuture<>();
     private final int ownUid = UnixUser.uid();
+    /** pkt_buf: what an unauthenticated client may send in one packet; fixed until restart, as in PgBouncer. */
+    private final int loginPacketLimit;
     private volatile Routing routing;
     private volatile SessionSettings sessionSettings;
     private Console console;
@@ -64,6 +66,7 @@ public final class SluiceServer implements SessionContext {
     public SluiceServer(ConfigSnapshot config) {
         this.routing = new Routing(config);
         this.sessionSettings = routing.sessionSettings();
+        this.loginPacketLimit = config.settings().intValue("pkt_buf");
         this.group = transport.newGroup(1);
         this.loop = group.next();
         String socketDir = config.unixSocketDir();
@@ -118,7 +121,7 @@ public final class SluiceServer implements SessionContext {
     }
 
     private void accepted(Channel ch, boolean unix) {
-        ch.pipeline().addLast("startup", new StartupDecoder());
+        ch.pipeline().addLast("startup", new StartupDecoder(loginPacketLimit));
         ch.pipeline().addLast("session", new ClientSession(this, unix));
     }
 

@@ -46,6 +46,9 @@ final class ClientLogin {
             "standard_conforming_strings", "on",
             "is_superuser", "on");
 
+    /** The console's built-in user (PgBouncer's fake "pgbouncer" user of its admin database). */
+    private static final String CONSOLE_USER = "pgbouncer";
+
     private enum Step { STARTUP, PASSWORD, MD5, SASL_FIRST, SASL_FINAL, WELCOME, DONE }
 
     private final ClientSession session;
@@ -92,18 +95,27 @@ final class ClientLogin {
         }
     }
 
+    /**
+     * Forwards the cancel when both halves of the key match a live client. Right or wrong, the
+     * sender sees the same thing, a close with nothing written, so a flood of guesses learns
+     * nothing (PgBouncer closes the cancel connection either way too). The close goes first so
+     * that forwarding a right one does not even delay it.
+     */
     private void cancel(StartupPacket.CancelRequest c) {
-        ClientSession target = session.context().clients().byCancelPid(c.processId());
+        ClientSession target = session.context().clients().byCancelKey(c.processId(), c.secretKey());
+        step = Step.DONE;
+        session.channel().close();
         if (target != null && target != session) {
             target.cancelRequested(c.secretKey());
         }
-        step = Step.DONE;
-        session.channel().close();
     }
 
     private void startup(StartupPacket.Startup s) {
         ChannelPipeline pipe = session.channel().pipeline();
-        pipe.replace(StartupDecoder.class, "frames", new FrameDecoder(session.context().settings().maxPacketSize(), "d"));
+        // until authenticated, messages stay within the startup decoder's pkt_buf limit
+        int loginLimit = pipe.get(StartupDecoder.class).packetLimit();
+        pipe.replace(StartupDecoder.class, "frames",
+                new FrameDecoder(session.context().settings().maxPacketSize(), loginLimit, "d"));
         if (refusal != null) {
             session.fail(refusal, refusal.message());
             return;
@@ -161,8 +173,16 @@ final class ClientLogin {
         authenticate(cfg.authType());
     }
 
+    /**
+     * PgBouncer's console rules: its own uid over the Unix socket as "pgbouncer" gets in with
+     * no password. Otherwise admin_users/stats_users are consulted only for a user that exists
+     * (in auth_file, or the built-in "pgbouncer"); a name in neither list is "not allowed"
+     * before any password. A user missing from auth_file goes through a login that cannot
+     * succeed, whatever the lists say: auth_type = trust answers "trust" authentication failed,
+     * so trust never admits an unlisted name.
+     */
     private void startConsoleLogin(SessionSettings cfg) {
-        boolean peerAdmin = session.unixSocket() && "pgbouncer".equals(user)
+        boolean peerAdmin = session.unixSocket() && CONSOLE_USER.equals(user)
                 && PeerCredentials.uidOf(session.channel()) == session.context().ownUid();
         if (peerAdmin) {
             consoleAdmin = true;
@@ -170,9 +190,10 @@ final class ClientLogin {
             return;
         }
         boolean any = "any".equals(cfg.authType());
-        if (cfg.adminUsers().contains(user)) {
+        boolean exists = any || CONSOLE_USER.equals(user) || session.context().secret(user) != null;
+        if (exists && cfg.adminUsers().contains(user)) {
             consoleAdmin = true;
-        } else if (!cfg.statsUsers().contains(user) && !any) {
+        } else if (exists && !cfg.statsUsers().contains(user) && !any) {
             session.fail(PgError.fatal(SqlState.PROTOCOL_VIOLATION, "not allowed"), "not allowed");
             return;
         }
@@ -188,7 +209,9 @@ final class ClientLogin {
         switch (authType) {
             case "any" -> finish();
             case "trust" -> {
-                if (secret == null && !(lookup instanceof RouteLookup.Console)) {
+                // the console's built-in user exists without an auth_file entry, as in PgBouncer
+                boolean builtIn = lookup instanceof RouteLookup.Console && CONSOLE_USER.equals(user);
+                if (secret == null && !builtIn) {
                     session.log("no such user: " + user);
                     session.fail(PgError.fatal(SqlState.PROTOCOL_VIOLATION, "\"trust\" authentication failed"),
                             "\"trust\" authentication failed");
@@ -304,6 +327,14 @@ final class ClientLogin {
 
     // ---- greeting ---------------------------------------------------------------------------
 
+    /** Authenticated and greeted: from now on max_packet_size bounds the client's messages. */
+    private void endLoginPhase() {
+        FrameDecoder frames = session.channel().pipeline().get(FrameDecoder.class);
+        if (frames != null) {
+            frames.loginDone();
+        }
+    }
+
     private void finish() {
         if (lookup instanceof RouteLookup.Refused r) {
             if (session.context().settings().logConnections()) {
@@ -314,6 +345,7 @@ final class ClientLogin {
         }
         if (lookup instanceof RouteLookup.Console) {
             step = Step.DONE;
+            endLoginPhase();
             session.loggedIn(null, true, consoleAdmin, params, CONSOLE_WELCOME);
             return;
         }
@@ -324,6 +356,7 @@ final class ClientLogin {
             public void welcome(Map<String, String> params) {
                 if (step == Step.WELCOME && session.channel().isActive()) {
                     step = Step.DONE;
+                    endLoginPhase();
                     session.loggedIn(route, false, false, ClientLogin.this.params, params);
                 }
             }

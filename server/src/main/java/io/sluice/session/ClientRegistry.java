@@ -12,7 +12,6 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.concurrent.ThreadLocalRandom;
 
 /**
  * All client sessions, kept in places as PgBouncer keeps them: one list of clients in login, and
@@ -25,10 +24,9 @@ public final class ClientRegistry {
     private final Map<Long, ClientSession> byId = new LinkedHashMap<>();
     private final Set<ClientSession> login = new LinkedHashSet<>();
     private final Map<PoolKey, EnumMap<ClientSession.State, Set<ClientSession>>> pools = new LinkedHashMap<>();
-    private final Map<Integer, ClientSession> byCancelPid = new HashMap<>();
+    private final CancelKeys<ClientSession> cancelKeys = new CancelKeys<>();
     private final Map<String, Integer> perDatabase = new HashMap<>();
     private final Map<String, Integer> perUser = new HashMap<>();
-    private int nextPid = ThreadLocalRandom.current().nextInt(1, 1 << 20);
 
     void add(ClientSession s) {
         byId.put(s.id(), s);
@@ -60,14 +58,16 @@ public final class ClientRegistry {
         };
     }
 
-    /** Allocates the BackendKeyData pid a client sees (unique among live sessions). */
+    /**
+     * Issues the client's BackendKeyData (random pid and secret, see {@link CancelKeys}) and
+     * returns its pid; {@link #cancelSecret} gives the secret.
+     */
     int allocateCancelPid(ClientSession s) {
-        int pid;
-        do {
-            pid = nextPid++ & 0x7fffffff;
-        } while (pid == 0 || byCancelPid.containsKey(pid));
-        byCancelPid.put(pid, s);
-        return pid;
+        return cancelKeys.issue(s).pid();
+    }
+
+    int cancelSecret(int pid, ClientSession s) {
+        return cancelKeys.secretOf(pid, s);
     }
 
     void loggedIn(ClientSession s, String database, String user) {
@@ -79,7 +79,7 @@ public final class ClientRegistry {
         byId.remove(s.id());
         login.remove(s);
         if (s.cancelPid() != 0) {
-            byCancelPid.remove(s.cancelPid(), s);
+            cancelKeys.release(s.cancelPid(), s);
         }
         if (s.countedDatabase() != null) {
             perDatabase.merge(s.countedDatabase(), -1, Integer::sum);
@@ -139,8 +139,9 @@ public final class ClientRegistry {
         return perUser.getOrDefault(user, 0);
     }
 
-    ClientSession byCancelPid(int pid) {
-        return byCancelPid.get(pid);
+    /** The session whose key is exactly {@code (pid, secret)}, or null. */
+    ClientSession byCancelKey(int pid, int secret) {
+        return cancelKeys.match(pid, secret);
     }
 
     public ClientSession byId(long id) {

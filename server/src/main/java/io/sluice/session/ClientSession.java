@@ -267,7 +267,7 @@ public final class ClientSession extends ChannelInboundHandlerAdapter {
             poolKey = r.poolKey();
         }
         cancelPid = ctx.clients().allocateCancelPid(this);
-        cancelKey = java.util.concurrent.ThreadLocalRandom.current().nextInt();
+        cancelKey = ctx.clients().cancelSecret(cancelPid, this);
         var alloc = channel.alloc();
         channel.write(Encoders.authentication(alloc, 0, new byte[0]));
         p.greeting(welcome).forEach((k, v) -> channel.write(Encoders.parameterStatus(alloc, k, v)));

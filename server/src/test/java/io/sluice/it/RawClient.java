@@ -15,6 +15,9 @@ import java.util.Map;
 /** A hand-driven protocol client for feeding Sluice malformed input. */
 final class RawClient implements AutoCloseable {
     final Socket socket;
+    /** The BackendKeyData of the last login through {@link #readUntilReadyOrError()}. */
+    int backendPid;
+    int backendSecret;
     private final DataInputStream in;
     private final OutputStream out;
 
@@ -41,9 +44,25 @@ final class RawClient implements AutoCloseable {
         return b.array();
     }
 
+    static byte[] cancelRequest(int pid, int secret) {
+        return ByteBuffer.allocate(16).putInt(16).putInt(80877102).putInt(pid).putInt(secret).array();
+    }
+
     static byte[] query(String sql) {
         byte[] s = (sql + "\0").getBytes(StandardCharsets.UTF_8);
         return ByteBuffer.allocate(5 + s.length).put((byte) 'Q').putInt(4 + s.length).put(s).array();
+    }
+
+    /** One backend message: its type and body. */
+    record Message(char type, byte[] body) {
+    }
+
+    Message readMessage() throws IOException {
+        byte type = in.readByte();
+        int len = in.readInt();
+        byte[] body = new byte[len - 4];
+        in.readFully(body);
+        return new Message((char) type, body);
     }
 
     /** Reads messages until ReadyForQuery or ErrorResponse; returns the error fields, or null at ReadyForQuery. */
@@ -55,6 +74,11 @@ final class RawClient implements AutoCloseable {
             in.readFully(body);
             if (type == 'E') {
                 return fields(body);
+            }
+            if (type == 'K') {
+                ByteBuffer key = ByteBuffer.wrap(body);
+                backendPid = key.getInt();
+                backendSecret = key.getInt();
             }
             if (type == 'Z') {
                 return null;

@@ -58,7 +58,7 @@ class SessionHarness implements SessionContext {
         serverChannel.writeInbound(concat(Encoders.authentication(ALLOC, 0, new byte[0]),
                 Encoders.readyForQuery(ALLOC, TransactionStatus.IDLE)));
         session = new ClientSession(this, false);
-        client = new EmbeddedChannel(new StartupDecoder(), session);
+        client = new EmbeddedChannel(new StartupDecoder(4096), session);
         client.writeInbound(Encoders.startup(ALLOC, Map.of("user", "u", "database", "db")));
         drain(client);
     }

@@ -16,6 +16,13 @@ import java.util.List;
  * {@link #WHOLE_LIMIT} is passed on in pieces as its bytes arrive, so a 1 GB row or a huge
  * CopyData is never held whole: a first frame with its type and header, then
  * {@link Frame#CONTINUATION} frames.
+ *
+ * <p>A client's decoder starts in the login phase, where a message must fit PgBouncer's
+ * {@code pkt_buf} as the startup packet must: a login needs a few hundred bytes, and an
+ * unauthenticated peer must not make the pooler hold more. An oversized message is refused as
+ * soon as its header is read, before any of its body is buffered; {@link #loginDone()} lifts
+ * the limit to {@code max_packet_size}. After any refusal the rest of the input is dropped
+ * unread while the session closes the connection.
  */
 public final class FrameDecoder extends ByteToMessageDecoder {
     /** Messages up to this size (header included) are always assembled whole. */
@@ -25,15 +32,33 @@ public final class FrameDecoder extends ByteToMessageDecoder {
     private final String relayOnlyTypes;
     /** Bytes of a message being passed on in pieces that have not arrived yet. */
     private long remaining;
+    /** Largest whole message (type byte included) before login completes; 0 once logged in. */
+    private int loginLimit;
+    private boolean refused;
 
-    /** @param relayOnlyTypes message types that may be passed on in pieces, e.g. "Dd" */
+    /** A decoder with no login phase (server connections). */
     public FrameDecoder(long maxPacketSize, String relayOnlyTypes) {
+        this(maxPacketSize, 0, relayOnlyTypes);
+    }
+
+    /**
+     * @param loginLimit largest whole message accepted until {@link #loginDone()} (PgBouncer's
+     *                   {@code pkt_buf}); 0 for none
+     * @param relayOnlyTypes message types that may be passed on in pieces, e.g. "Dd"
+     */
+    public FrameDecoder(long maxPacketSize, int loginLimit, String relayOnlyTypes) {
         this.maxPacketSize = maxPacketSize;
+        this.loginLimit = loginLimit;
         this.relayOnlyTypes = relayOnlyTypes;
     }
 
     public void maxPacketSize(long value) {
         this.maxPacketSize = value;
+    }
+
+    /** The client is authenticated: from the next message on only {@code max_packet_size} applies. */
+    public void loginDone() {
+        loginLimit = 0;
     }
 
     /** Up to 8 header bytes in hex, as PgBouncer prints them in "bad packet header". */
@@ -43,6 +68,10 @@ public final class FrameDecoder extends ByteToMessageDecoder {
 
     @Override
     protected void decode(ChannelHandlerContext ctx, ByteBuf in, List<Object> out) {
+        if (refused) {
+            in.skipBytes(in.readableBytes());
+            return;
+        }
         while (remaining > 0 && in.isReadable()) {
             int n = (int) Math.min(remaining, in.readableBytes());
             out.add(new Frame(Frame.CONTINUATION, in.readRetainedSlice(n)));
@@ -53,9 +82,10 @@ public final class FrameDecoder extends ByteToMessageDecoder {
             byte type = in.getByte(start);
             int len = in.getInt(start + 1);
             if (len < 4 || (long) len + 1 > maxPacketSize) {
-                String header = headerHex(in);
-                in.skipBytes(in.readableBytes());
-                throw new ProtocolException("bad packet header: '" + header + "'");
+                throw refuse(in, "bad packet header: '" + headerHex(in) + "'");
+            }
+            if (loginLimit > 0 && (long) len + 1 > loginLimit) {
+                throw refuse(in, StartupDecoder.PARTIAL_PACKET);
             }
             if (in.readableBytes() < len + 1) {
                 if (len + 1 > WHOLE_LIMIT && relayOnlyTypes.indexOf(type) >= 0) {
@@ -66,6 +96,17 @@ public final class FrameDecoder extends ByteToMessageDecoder {
                 return;
             }
             out.add(new Frame(type, in.readRetainedSlice(len + 1)));
+            if (loginLimit > 0) {
+                // one message at a time while logging in: handling it may end the login phase,
+                // and the next header must be judged by the limit that then applies
+                return;
+            }
         }
+    }
+
+    private ProtocolException refuse(ByteBuf in, String message) {
+        refused = true;
+        in.skipBytes(in.readableBytes());
+        return new ProtocolException(message);
     }
 }

@@ -15,21 +15,47 @@ import java.util.Map;
  * Decodes the length-prefixed packets a client sends before the typed message stream:
  * StartupMessage, SSLRequest, GSSENCRequest, CancelRequest. The session removes this decoder
  * once a StartupMessage or CancelRequest arrived.
+ *
+ * <p>Limits as PgBouncer's: the length field is 16 bits wide there (its upper two bytes must
+ * be zero, else "bad packet header"), and a packet must fit the {@code pkt_buf} buffer whole,
+ * else "client sent partial pkt in startup phase". Both are judged on the header alone, so no
+ * more than {@code pkt_buf} bytes are ever held for an unauthenticated client.
  */
 public final class StartupDecoder extends ByteToMessageDecoder {
-    /** PostgreSQL's MAX_STARTUP_PACKET_LENGTH. */
-    static final int MAX_STARTUP_LENGTH = 10000;
+    /** PgBouncer's words for a login-phase packet larger than its buffer. */
+    public static final String PARTIAL_PACKET = "client sent partial pkt in startup phase";
+    /** Widest length a startup packet header can carry in PgBouncer. */
+    static final int MAX_HEADER_LENGTH = 0xffff;
+
+    private final int packetLimit;
+    private boolean refused;
+
+    /** @param packetLimit largest whole packet accepted before login: PgBouncer's {@code pkt_buf} */
+    public StartupDecoder(int packetLimit) {
+        this.packetLimit = packetLimit;
+    }
+
+    /** The login-phase limit, which the frame decoder that follows this one keeps applying. */
+    public int packetLimit() {
+        return packetLimit;
+    }
 
     @Override
     protected void decode(ChannelHandlerContext ctx, ByteBuf in, List<Object> out) {
+        if (refused) {
+            in.skipBytes(in.readableBytes());
+            return;
+        }
         if (in.readableBytes() < 4) {
             return;
         }
         int len = in.getInt(in.readerIndex());
-        if (len < 8 || len > MAX_STARTUP_LENGTH) {
+        if (len < 8 || len > MAX_HEADER_LENGTH) {
             String header = FrameDecoder.headerHex(in);
-            in.skipBytes(in.readableBytes());
-            throw new ProtocolException("bad packet header: '" + header + "'");
+            throw refuse(in, "bad packet header: '" + header + "'");
+        }
+        if (len > packetLimit) {
+            throw refuse(in, PARTIAL_PACKET);
         }
         if (in.readableBytes() < len) {
             return;
@@ -38,6 +64,12 @@ public final class StartupDecoder extends ByteToMessageDecoder {
         packet.skipBytes(4);
         int code = packet.readInt();
         out.add(decodePacket(code, packet));
+    }
+
+    private ProtocolException refuse(ByteBuf in, String message) {
+        refused = true;
+        in.skipBytes(in.readableBytes());
+        return new ProtocolException(message);
     }
 
     static StartupPacket decodePacket(int code, ByteBuf body) {

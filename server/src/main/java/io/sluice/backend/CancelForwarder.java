@@ -33,8 +33,8 @@ public final class CancelForwarder {
                 ? new DomainSocketAddress(t.socketPath(defaultSocketDir))
                 : new InetSocketAddress(t.host(), t.port());
         Class<? extends Channel> type = t.unixSocket() ? transport.domainSocketChannel() : transport.socketChannel();
-        int pid = server.backendPid();
-        int key = server.backendKey();
+        int pid = server.cancelKey().processId();
+        int key = server.cancelKey().secretKey();
         new Bootstrap().group(loop).channel(type).handler(new ChannelInboundHandlerAdapter())
                 .connect(address).addListener((ChannelFutureListener) f -> {
                     if (f.isSuccess()) {

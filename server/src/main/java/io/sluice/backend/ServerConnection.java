@@ -37,8 +37,8 @@ public final class ServerConnection extends ChannelInboundHandlerAdapter impleme
     private final Map<String, String> params = new HashMap<>();
     private State state = State.LOGIN;
     private TransactionStatus status = TransactionStatus.IDLE;
-    private int backendPid;
-    private int backendKey;
+    /** PostgreSQL's BackendKeyData for this connection (cancel requests, SHOW SERVERS remote_pid). */
+    private BackendMessage.BackendKeyData cancelKey = new BackendMessage.BackendKeyData(0, 0);
     private ServerListener listener;
     private InternalQuery internal;
     private ServerLogin login;
@@ -69,52 +69,16 @@ public final class ServerConnection extends ChannelInboundHandlerAdapter impleme
         return id;
     }
 
-    public Channel channel() {
-        return channel;
-    }
-
-    public BackendTarget target() {
-        return target;
+    public String user() {
+        return target.credentials().user();
     }
 
     public String database() {
         return database;
     }
 
-    public String user() {
-        return target.credentials().user();
-    }
-
-    public State state() {
-        return state;
-    }
-
-    public Map<String, String> params() {
-        return params;
-    }
-
-    public int backendPid() {
-        return backendPid;
-    }
-
-    public int backendKey() {
-        return backendKey;
-    }
-
-    public long connectTimeMillis() {
-        return connectTimeMillis;
-    }
-
-    public long requestTimeMillis() {
-        return requestTimeMillis;
-    }
-
-    public void markRequest() {
-        requestTimeMillis = System.currentTimeMillis();
-    }
-
-    public String applicationName() {
-        return clientApplicationName;
+    public BackendTarget target() {
+        return target;
     }
 
     public Endpoint local() {
@@ -124,6 +88,39 @@ public final class ServerConnection extends ChannelInboundHandlerAdapter impleme
     /** PostgreSQL's address; over a unix socket, the port its socket file is named after. */
     public Endpoint remote() {
         return Endpoint.of(channel.remoteAddress(), target.port());
+    }
+
+    public Channel channel() {
+        return channel;
+    }
+
+    public BackendMessage.BackendKeyData cancelKey() {
+        return cancelKey;
+    }
+
+    public State state() {
+        return state;
+    }
+
+    /** The client application linked now, for SHOW SERVERS; empty when idle. */
+    public String applicationName() {
+        return clientApplicationName;
+    }
+
+    public Map<String, String> params() {
+        return params;
+    }
+
+    public long connectTimeMillis() {
+        return connectTimeMillis;
+    }
+
+    public void markRequest() {
+        requestTimeMillis = System.currentTimeMillis();
+    }
+
+    public long requestTimeMillis() {
+        return requestTimeMillis;
     }
 
     @Override
@@ -256,13 +253,19 @@ public final class ServerConnection extends ChannelInboundHandlerAdapter impleme
     public void channelRead(ChannelHandlerContext ctx, Object msg) {
         Frame frame = (Frame) msg;
         try {
-            switch (state) {
-                case ACTIVE -> relay(frame);
-                case LOGIN -> loginFrame(frame);
-                case INTERNAL -> internalFrame(frame);
-                case IDLE -> idleFrame(frame);
-                case CLOSED -> frame.release();
-                default -> frame.release();
+            if (state == State.ACTIVE) {
+                relay(frame); // the linked client takes the frame over
+                return;
+            }
+            try {
+                switch (state) {
+                    case LOGIN -> loginFrame(frame);
+                    case INTERNAL -> internalFrame(frame);
+                    case IDLE -> idleFrame(frame);
+                    default -> { }
+                }
+            } finally {
+                frame.release();
             }
         } catch (ProtocolException e) {
             close("server protocol error: " + e.getMessage());
@@ -289,63 +292,50 @@ public final class ServerConnection extends ChannelInboundHandlerAdapter impleme
     }
 
     private void loginFrame(Frame frame) {
-        try {
-            BackendMessage m = BackendDecoding.decode(frame);
-            if (m instanceof BackendMessage.BackendKeyData k) {
-                backendPid = k.processId();
-                backendKey = k.secretKey();
-            } else if (m instanceof BackendMessage.ParameterStatus p) {
-                params.put(p.name(), p.value());
-            } else if (m instanceof BackendMessage.ReadyForQuery r) {
-                status = r.status();
-                state = State.IDLE;
-                ServerLogin lg = login;
-                login = null;
-                lg.succeeded(this);
-            } else if (m != null && login != null) {
-                login.onMessage(this, m);
-            }
-        } finally {
-            frame.release();
+        BackendMessage m = BackendDecoding.decode(frame);
+        if (m instanceof BackendMessage.BackendKeyData k) {
+            cancelKey = k;
+        } else if (m instanceof BackendMessage.ParameterStatus p) {
+            params.put(p.name(), p.value());
+        } else if (m instanceof BackendMessage.ReadyForQuery r) {
+            status = r.status();
+            state = State.IDLE;
+            ServerLogin lg = login;
+            login = null;
+            lg.succeeded(this);
+        } else if (m != null && login != null) {
+            login.onMessage(this, m);
         }
     }
 
     private void internalFrame(Frame frame) {
-        try {
-            byte t = frame.type();
-            if (t == 'E') {
-                internal.failed = true;
-            } else if (t == 'S') {
-                rememberParam(frame);
-            } else if (t == 'Z') {
-                status = BackendDecoding.readyStatus(frame);
-                InternalQuery q = internal;
-                internal = null;
-                state = q.back;
-                if (state == State.ACTIVE && listener != null) {
-                    channel.config().setAutoRead(listener.clientWritable());
-                }
-                q.done.accept(!q.failed);
+        byte t = frame.type();
+        if (t == 'E') {
+            internal.failed = true;
+        } else if (t == 'S') {
+            rememberParam(frame);
+        } else if (t == 'Z') {
+            status = BackendDecoding.readyStatus(frame);
+            InternalQuery q = internal;
+            internal = null;
+            state = q.back;
+            if (state == State.ACTIVE && listener != null) {
+                channel.config().setAutoRead(listener.clientWritable());
             }
-        } finally {
-            frame.release();
+            q.done.accept(!q.failed);
         }
     }
 
     private void idleFrame(Frame frame) {
-        try {
-            byte t = frame.type();
-            if (t == 'S') {
-                rememberParam(frame);
-            } else if (t == 'E') {
-                BackendMessage m = BackendDecoding.decode(frame);
-                String why = m instanceof BackendMessage.ErrorOrNotice e ? e.message() : "error";
-                close("server conn crashed? (" + why + ")");
-            }
-            // notices and stray notifications on an idle server have nobody to go to
-        } finally {
-            frame.release();
+        byte t = frame.type();
+        if (t == 'S') {
+            rememberParam(frame);
+        } else if (t == 'E') {
+            BackendMessage m = BackendDecoding.decode(frame);
+            String why = m instanceof BackendMessage.ErrorOrNotice e ? e.message() : "error";
+            close("server conn crashed? (" + why + ")");
         }
+        // notices and stray notifications on an idle server have nobody to go to
     }
 
     @Override

@@ -170,7 +170,7 @@ final class ServerAdminContext implements AdminContext {
                         conn.remote().address(), conn.remote().port(), conn.local().address(), conn.local().port(),
                         conn.connectTimeMillis(), conn.requestTimeMillis(), 0,
                         server.pauseControl().closeNeeded(conn.id()), conn.id(),
-                        linkedClient.get(conn.id()), conn.backendPid(), "", conn.applicationName(), 0, conn.id(),
+                        linkedClient.get(conn.id()), conn.cancelKey().processId(), "", conn.applicationName(), 0, conn.id(),
                         SocketBuffers.NONE));
             }
         }

@@ -25,6 +25,8 @@ public final class ClientRegistry {
     private final Set<ClientSession> login = new LinkedHashSet<>();
     private final Map<PoolKey, EnumMap<ClientSession.State, Set<ClientSession>>> pools = new LinkedHashMap<>();
     private final CancelKeys<ClientSession> cancelKeys = new CancelKeys<>();
+    /** What {@link #loggedIn} counted for each client: {database, user}. */
+    private final Map<ClientSession, String[]> counted = new HashMap<>();
     private final Map<String, Integer> perDatabase = new HashMap<>();
     private final Map<String, Integer> perUser = new HashMap<>();
 
@@ -71,6 +73,7 @@ public final class ClientRegistry {
     }
 
     void loggedIn(ClientSession s, String database, String user) {
+        counted.put(s, new String[] {database, user});
         perDatabase.merge(database, 1, Integer::sum);
         perUser.merge(user, 1, Integer::sum);
     }
@@ -81,9 +84,10 @@ public final class ClientRegistry {
         if (s.cancelPid() != 0) {
             cancelKeys.release(s.cancelPid(), s);
         }
-        if (s.countedDatabase() != null) {
-            perDatabase.merge(s.countedDatabase(), -1, Integer::sum);
-            perUser.merge(s.countedUser(), -1, Integer::sum);
+        String[] dbUser = counted.remove(s);
+        if (dbUser != null) {
+            perDatabase.merge(dbUser[0], -1, Integer::sum);
+            perUser.merge(dbUser[1], -1, Integer::sum);
         }
     }
 

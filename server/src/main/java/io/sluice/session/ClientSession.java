@@ -57,8 +57,6 @@ public final class ClientSession extends ChannelInboundHandlerAdapter {
     private SessionTimers timers;
     private String user = "";
     private String database = "";
-    private String countedDatabase;
-    private String countedUser;
     private int cancelPid;
     private int cancelKey;
     private ClientParams params;
@@ -76,42 +74,8 @@ public final class ClientSession extends ChannelInboundHandlerAdapter {
         return id;
     }
 
-    public State state() {
-        return state;
-    }
-
-    /** The pool whose lists hold this client (the console's for console clients); null at login. */
-    public PoolKey poolKey() {
-        return poolKey;
-    }
-
     public String user() {
         return user;
-    }
-
-    public String database() {
-        return database;
-    }
-
-    public long connectTimeMillis() {
-        return connectTimeMillis;
-    }
-
-    public long requestTimeMillis() {
-        return requestTimeMillis;
-    }
-
-    public ServerConnection server() {
-        return relay == null ? null : relay.server();
-    }
-
-    /** When this client started waiting for a server (the context clock), or 0. */
-    public long waitingSinceNanos() {
-        return relay == null ? 0 : relay.waitingSince();
-    }
-
-    public String applicationName() {
-        return params == null ? "" : params.applicationName();
     }
 
     /** The client's address; a unix-socket client shows the listen port, as in PgBouncer. */
@@ -119,36 +83,66 @@ public final class ClientSession extends ChannelInboundHandlerAdapter {
         return Endpoint.of(channel == null ? null : channel.remoteAddress(), ctx.settings().listenPort());
     }
 
+    public String database() {
+        return database;
+    }
+
     public Endpoint local() {
         return Endpoint.of(channel == null ? null : channel.localAddress(), ctx.settings().listenPort());
+    }
+
+    public String applicationName() {
+        return params == null ? "" : params.applicationName();
+    }
+
+    // ---- place and timing ---------------------------------------------------------------------
+
+    public State state() {
+        return state;
     }
 
     public boolean isConsole() {
         return console != null;
     }
 
+    /** The pool whose lists hold this client (the console's for console clients); null at login. */
+    public PoolKey poolKey() {
+        return poolKey;
+    }
+
+    public ServerConnection server() {
+        return relay == null ? null : relay.server();
+    }
+
+    public long connectTimeMillis() {
+        return connectTimeMillis;
+    }
+
+    /** When this client started waiting for a server (the context clock), or 0. */
+    public long waitingSinceNanos() {
+        return relay == null ? 0 : relay.waitingSince();
+    }
+
+    public long requestTimeMillis() {
+        return requestTimeMillis;
+    }
+
+    // ---- for the login, the console and the registry -------------------------------------------
+
     int cancelPid() {
         return cancelPid;
-    }
-
-    String countedDatabase() {
-        return countedDatabase;
-    }
-
-    String countedUser() {
-        return countedUser;
     }
 
     boolean unixSocket() {
         return unixSocket;
     }
 
-    Channel channel() {
-        return channel;
-    }
-
     SessionContext context() {
         return ctx;
+    }
+
+    Channel channel() {
+        return channel;
     }
 
     /** The one state transition: moves this client between its pool's lists. */
@@ -250,8 +244,6 @@ public final class ClientSession extends ChannelInboundHandlerAdapter {
     }
 
     void countLogin() {
-        countedDatabase = database;
-        countedUser = user;
         ctx.clients().loggedIn(this, database, user);
     }
 

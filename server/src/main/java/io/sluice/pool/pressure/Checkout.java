@@ -96,7 +96,7 @@ final class Checkout {
     /** Takes idle servers head first until one is fit; true when the walk stops here (served or probing). */
     private boolean takeIdle(Runnable onProbeFailure) {
         PooledServer s;
-        while ((s = pool.idle().poll()) != null) {
+        while ((s = pool.places().idle().poll()) != null) {
             switch (pool.recycler().check(s, this, onProbeFailure)) {
                 case FIT -> {
                     grant(s);

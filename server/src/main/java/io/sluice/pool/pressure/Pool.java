@@ -24,9 +24,10 @@ import java.util.List;
 import java.util.Set;
 
 /**
- * The engine of one (database, user) pool: idle queue (FIFO), leased and probing servers,
- * connects in flight, the FIFO handoff queue, the burst gate, and the checkout walk:
- * 1 recycle the idle head, 2 warm gate, 3 anticipation spin, 4 direct handoff with an adaptive
+ * The engine of one (database, user) pool: idle queue (handed out most recently
+ * returned first, or oldest first with server_round_robin), leased and probing servers, connects
+ * in flight, the FIFO handoff queue of waiting clients, the burst gate, and the checkout walk:
+ * 1 recycle an idle server, 2 warm gate, 3 anticipation spin, 4 direct handoff with an adaptive
  * jittered deadline, 5 bounded burst gate, 6 connect — all inside one query_wait_timeout budget.
  *
  * <p>Threading: confined to the engine thread; never blocks, never locks. Waiting is a queued
@@ -141,7 +142,11 @@ public final class Pool {
         }
     }
 
-    /** Reload: new settings apply to the next decision; a smaller pool shrinks as servers return. */
+    /**
+     * Reload: new settings apply to the next decision (server_round_robin included: the idle
+     * queue keeps return order, so a flip needs no reordering); a smaller pool shrinks as
+     * servers return.
+     */
     public void updateSettings(PoolSettings next) {
         this.settings = next;
         requestGateWake();
@@ -149,7 +154,7 @@ public final class Pool {
 
     // ------------------------------------------------------------------ janitor API (pool.evict)
 
-    /** Idle servers, head (returned earliest) first; a copy. */
+    /** Idle servers, longest idle first whatever server_round_robin says; a copy. */
     public List<PooledServer> idleServers() {
         return places.idle().snapshot();
     }

@@ -34,13 +34,8 @@ class ServerRoundRobinIT {
     static final int HELD = 3;
     static final int LONE_TRANSACTIONS = 10;
 
-    /** A pooler under test, the database it pools and its port. */
-    private record Pooler(String name, String db, int port, AutoCloseable process) implements AutoCloseable {
-        @Override
-        public void close() throws Exception {
-            process.close();
-        }
-    }
+    /** A pooler under test, the database it pools, its port and what stops it. */
+    private record Pooler(String name, String db, int port, AutoCloseable process) { }
 
     @ParameterizedTest(name = "server_round_robin = {0}")
     @ValueSource(ints = {0, 1})
@@ -206,7 +201,7 @@ class ServerRoundRobinIT {
 
     private static void closeAll(List<Pooler> poolers) throws Exception {
         for (Pooler p : poolers) {
-            p.close();
+            p.process.close();
         }
     }
 }

@@ -94,10 +94,6 @@ final class ConvertCommand implements Callable<Integer> {
         report.fact("databases", Integer.toString(snap.databases().size())
                 + (snap.fallback().isPresent() ? " + fallback *" : ""));
         report.fact("pool_mode", snap.poolMode().name().toLowerCase());
-        if (!c.keysSeen().contains("server_round_robin")) {
-            KeyNotes.meaning("server_round_robin").ifPresent(n ->
-                    report.add(n.severity(), "meaning", "server_round_robin", "(default)", n.text()));
-        }
         Optional<AuthFile> auth = snap.authFile();
         if (userlist != null) {
             try {

@@ -27,7 +27,6 @@ final class Converter {
     private final LineProbe probe;
     private final List<String[]> out = new ArrayList<>(); // {section, text}
     private final Set<String> sluiceKeysSeen = new LinkedHashSet<>();
-    private final Set<String> keysSeen = new LinkedHashSet<>();
 
     Converter(Report report, LineProbe probe) {
         this.report = report;
@@ -66,11 +65,6 @@ final class Converter {
         return b.toString();
     }
 
-    /** Keys set explicitly in the file (lower case, after renames). */
-    Set<String> keysSeen() {
-        return keysSeen;
-    }
-
     private void key(SourceLine l) throws InputException {
         if (l.section().isEmpty()) {
             throw new InputException(l.file(), l.line(), "value without section: " + l.key());
@@ -97,7 +91,6 @@ final class Converter {
             throw new InputException(l.file(), l.line(),
                     "invalid value \"" + l.value() + "\" for parameter " + key.name());
         }
-        keysSeen.add(key.name());
         if (key.origin() == ConfigKey.Origin.SLUICE) {
             sluiceKeysSeen.add(key.name());
         }

@@ -35,9 +35,6 @@ final class KeyNotes {
                     + "older than min_connection_lifetime in another user's pool of the same database "
                     + "(PgBouncer never does this) and waits at most reserve_pool_timeout for a permit before "
                     + "the client gets \"all server connections to database '...' are in use\""),
-            "server_round_robin", new Note(Severity.INFO,
-                    "Sluice always reuses the idle server connection returned earliest (FIFO, like "
-                    + "server_round_robin = 1); the value 0 (PgBouncer's LIFO) is accepted but not honoured"),
             "min_pool_size", new Note(Severity.INFO,
                     "best effort in Sluice: pools are topped up every retain_connections_time and only when a "
                     + "connect slot (scaling_max_parallel_creates) is free, so under load it may lag"),

@@ -6,6 +6,8 @@ import io.sluice.pool.PoolSettings;
 import io.sluice.pool.PooledServer;
 import io.sluice.pool.ServerState;
 import io.sluice.pool.pressure.Pool;
+import java.util.Collections;
+import java.util.List;
 import java.util.Map;
 import java.util.WeakHashMap;
 
@@ -50,7 +52,13 @@ public final class Janitor {
         if (pool.waitingClients() > 0) {
             return;
         }
-        for (PooledServer srv : pool.idleServers()) {
+        // Upgrade in hand-out order, so main permits go to the servers used next and the reserve
+        // permits left over sit on the coldest servers, which the loop below closes.
+        List<PooledServer> handOutOrder = pool.idleServers();
+        if (!s.roundRobin()) {
+            Collections.reverse(handOutOrder);
+        }
+        for (PooledServer srv : handOutOrder) {
             Permit p = srv.permit();
             if (p != null && p.isReserve() && !p.tryUpgrade()) {
                 break;
@@ -65,6 +73,10 @@ public final class Janitor {
         }
     }
 
+    /**
+     * Walks longest idle first: when min_pool_size stops the closing, the servers kept are the
+     * ones returned last, which server_round_robin = 0 hands out next.
+     */
     private static void expireIdle(Pool pool, PoolSettings s, long now) {
         for (PooledServer srv : pool.idleServers()) {
             if (srv.state() != ServerState.IDLE) {

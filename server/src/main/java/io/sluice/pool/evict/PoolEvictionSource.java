@@ -84,7 +84,7 @@ public final class PoolEvictionSource implements EvictionSource {
         return cached[0];
     }
 
-    /** The longest-idle connection old enough to evict (the idle head returned earliest), or null. */
+    /** The longest-idle connection old enough to evict (idle snapshots are longest idle first), or null. */
     static PooledServer victim(Pool p, long minLifetimeNanos, long now) {
         for (PooledServer s : p.idleServers()) {
             if (s.state() == ServerState.IDLE && s.age(now) >= minLifetimeNanos) {

@@ -93,10 +93,13 @@ final class Checkout {
         }
     }
 
-    /** Takes idle servers head first until one is fit; true when the walk stops here (served or probing). */
+    /**
+     * Takes idle servers in server_round_robin order (most recently returned first by default)
+     * until one is fit; true when the walk stops here (served or probing).
+     */
     private boolean takeIdle(Runnable onProbeFailure) {
         PooledServer s;
-        while ((s = pool.idle().poll()) != null) {
+        while ((s = pool.places().idle().poll(pool.settings().roundRobin())) != null) {
             switch (pool.recycler().check(s, this, onProbeFailure)) {
                 case FIT -> {
                     grant(s);

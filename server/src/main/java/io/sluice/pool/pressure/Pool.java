@@ -3,7 +3,6 @@ package io.sluice.pool.pressure;
 import io.sluice.pool.CheckoutFailure;
 import io.sluice.pool.ConnectionLimit;
 import io.sluice.pool.HandoffQueue;
-import io.sluice.pool.IdleQueue;
 import io.sluice.pool.LifetimePolicy;
 import io.sluice.pool.PoolEvents;
 import io.sluice.pool.PoolKey;
@@ -25,9 +24,10 @@ import java.util.List;
 import java.util.Set;
 
 /**
- * The engine of one (database, user) pool: idle queue (FIFO), leased and probing servers,
- * connects in flight, the FIFO handoff queue, the burst gate, and the checkout walk:
- * 1 recycle the idle head, 2 warm gate, 3 anticipation spin, 4 direct handoff with an adaptive
+ * The engine of one (database, user) pool: idle queue (handed out most recently
+ * returned first, or oldest first with server_round_robin), leased and probing servers, connects
+ * in flight, the FIFO handoff queue of waiting clients, the burst gate, and the checkout walk:
+ * 1 recycle an idle server, 2 warm gate, 3 anticipation spin, 4 direct handoff with an adaptive
  * jittered deadline, 5 bounded burst gate, 6 connect — all inside one query_wait_timeout budget.
  *
  * <p>Threading: confined to the engine thread; never blocks, never locks. Waiting is a queued
@@ -63,9 +63,7 @@ public final class Pool {
     private final PoolEvents events;
     private PoolSettings settings;
 
-    private final IdleQueue idle = new IdleQueue();
-    private final Set<PooledServer> leased = new LinkedHashSet<>();
-    private final Set<PooledServer> testing = new LinkedHashSet<>();
+    private final ServerPlaces places = new ServerPlaces();
     private final HandoffQueue<Checkout> handoff = new HandoffQueue<>();
     private final Set<Checkout> pending = new LinkedHashSet<>();
     /** The pool grew into reserve_pool_size (logged once per excursion, like PgBouncer). */
@@ -127,7 +125,7 @@ public final class Pool {
     /** Admin RECONNECT: idle connections close now, leased ones when released, new ones open as needed. */
     public void reconnect() {
         epoch++;
-        for (PooledServer s : idle.snapshot()) {
+        for (PooledServer s : places.idle().snapshot()) {
             closeServer(s, "RECONNECT");
         }
     }
@@ -136,7 +134,7 @@ public final class Pool {
     public void closeAll(String reason) {
         closed = true;
         epoch++;
-        for (PooledServer s : idle.snapshot()) {
+        for (PooledServer s : places.idle().snapshot()) {
             closeServer(s, reason);
         }
         for (Checkout c : new ArrayList<>(pending)) {
@@ -144,7 +142,11 @@ public final class Pool {
         }
     }
 
-    /** Reload: new settings apply to the next decision; a smaller pool shrinks as servers return. */
+    /**
+     * Reload: new settings apply to the next decision (server_round_robin included: the idle
+     * queue keeps return order, so a flip needs no reordering); a smaller pool shrinks as
+     * servers return.
+     */
     public void updateSettings(PoolSettings next) {
         this.settings = next;
         requestGateWake();
@@ -152,9 +154,9 @@ public final class Pool {
 
     // ------------------------------------------------------------------ janitor API (pool.evict)
 
-    /** Idle servers, head (returned earliest) first; a copy. */
+    /** Idle servers, longest idle first whatever server_round_robin says; a copy. */
     public List<PooledServer> idleServers() {
-        return idle.snapshot();
+        return places.idle().snapshot();
     }
 
     /** Closes an idle server (idle timeout, lifetime over...); no replacement. */
@@ -221,7 +223,7 @@ public final class Pool {
 
     /** All connections of the pool: idle, leased, probing and being opened. */
     public int size() {
-        return idle.size() + leased.size() + testing.size() + creator.connecting().size();
+        return places.size() + creator.connecting().size();
     }
 
     /** Connects in flight (burst-gate slots plus pre-replacements). */
@@ -237,12 +239,8 @@ public final class Pool {
         return PoolSnapshots.of(this);
     }
 
-    Set<PooledServer> leased() {
-        return leased;
-    }
-
-    Set<PooledServer> testing() {
-        return testing;
+    ServerPlaces places() {
+        return places;
     }
 
     Set<Connect> connecting() {
@@ -265,10 +263,6 @@ public final class Pool {
 
     PoolEvents events() {
         return events;
-    }
-
-    IdleQueue idle() {
-        return idle;
     }
 
     HandoffQueue<Checkout> handoffQueue() {
@@ -322,8 +316,7 @@ public final class Pool {
     }
 
     void lend(PooledServer s, Checkout c) {
-        s.state(ServerState.ACTIVE);
-        leased.add(s);
+        places.lend(s);
         events.checkoutWaited(key, now() - c.startedAt);
         c.waiter.granted(new PoolLease(this, s));
     }
@@ -350,7 +343,7 @@ public final class Pool {
     }
 
     void release(PooledServer s) {
-        leased.remove(s);
+        places.returned(s);
         if (settings.serverLifetime() <= 0) {
             closeServer(s, "server lifetime over");
             return;
@@ -387,7 +380,7 @@ public final class Pool {
             return;
         }
         reserveInUse = false;
-        idle.add(s);
+        places.park(s);
         if (gate.oldestWaiter() != null) {
             requestGateWake();
         }
@@ -396,27 +389,10 @@ public final class Pool {
         }
     }
 
-    void startProbe(PooledServer s) {
-        idle.remove(s);
-        s.state(ServerState.TESTED);
-        testing.add(s);
-    }
-
-    void endProbe(PooledServer s) {
-        testing.remove(s);
-    }
-
     void closeServer(PooledServer s, String reason) {
-        if (s.state() == ServerState.CLOSED) {
+        if (!places.close(s)) {
             return;
         }
-        switch (s.state()) {
-            case IDLE -> idle.remove(s);
-            case ACTIVE -> leased.remove(s);
-            case TESTED -> testing.remove(s);
-            default -> { }
-        }
-        s.state(ServerState.CLOSED);
         creator.serverClosed(s);
         s.handle().close(reason);
         events.serverClosed(key, s.handle().id(), reason);

@@ -22,20 +22,20 @@ final class PoolSnapshots {
             maxWait = Math.max(maxWait, now - c.startedAt);
         }
         List<ServerSnapshot> servers = new ArrayList<>();
-        for (PooledServer s : pool.leased()) {
+        for (PooledServer s : pool.places().leased()) {
             servers.add(server(pool, s));
         }
         for (PooledServer s : pool.idleServers()) {
             servers.add(server(pool, s));
         }
-        for (PooledServer s : pool.testing()) {
+        for (PooledServer s : pool.places().testing()) {
             servers.add(server(pool, s));
         }
         for (Connect c : pool.connecting()) {
             servers.add(new ServerSnapshot(pool.key(), -1, ServerState.NEW.pgName(), c.startedAt(), null));
         }
-        return new PoolSnapshot(pool.key(), waiting, pool.leased().size(), pool.idle().size(), 0,
-                pool.testing().size(), pool.connecting().size(), maxWait, List.copyOf(servers));
+        return new PoolSnapshot(pool.key(), waiting, pool.places().leased().size(), pool.places().idle().size(), 0,
+                pool.places().testing().size(), pool.connecting().size(), maxWait, List.copyOf(servers));
     }
 
     private static ServerSnapshot server(Pool pool, PooledServer s) {

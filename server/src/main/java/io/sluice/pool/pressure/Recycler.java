@@ -43,7 +43,7 @@ final class Recycler {
             return Result.FIT;
         }
         owner.probing();
-        pool.startProbe(s);
+        pool.places().probe(s);
         boolean[] answered = {false};
         s.handle().probe(probe, ok -> {
             if (answered[0]) {
@@ -70,7 +70,7 @@ final class Recycler {
     }
 
     private void probeDone(PooledServer s, boolean ok, Checkout owner, Runnable onProbeFailure) {
-        pool.endProbe(s);
+        pool.places().probeEnded(s);
         boolean ownerWaits = owner.phase() == Checkout.Phase.PROBING;
         if (s.state() == ServerState.CLOSED) {
             if (ownerWaits) {

@@ -247,6 +247,38 @@ class CoordinatorTest {
     }
 
     @Test
+    void retainUpgradesTheServerHandedOutNextAndClosesTheColdestReserveOne() {
+        for (boolean rr : new boolean[] {false, true}) {
+            CoordHarness h = new CoordHarness(2, 2, 0, 30 * S, MS);
+            Pool a = h.pool("a", settings(10));
+            Settings bs = settings(10);
+            bs.roundRobin = rr;
+            Pool b = h.pool("b", bs);
+            h.warm(a, 2);                                      // main full, A young: B gets reserve permits
+            TestWaiter first = h.checkout(b);
+            TestWaiter second = h.checkout(b);
+            h.vt.runAll(S);
+            FakeServerHandle returnedFirst = (FakeServerHandle) first.lease.server();
+            FakeServerHandle returnedLast = (FakeServerHandle) second.lease.server();
+            first.lease.release();
+            h.vt.advance(MS);
+            second.lease.release();
+            assertThat(h.snap().reserveUsed()).isEqualTo(2);
+            h.vt.advance(31 * S);                              // both idle past min_connection_lifetime
+            h.checkout(a).lease.discard("test");               // room in main for one of them
+            h.vt.runUntilIdle();
+
+            h.janitor.tick(b, h.vt.nanoTime());
+            // server_round_robin = 0 hands out the one returned last next: it keeps a main permit.
+            FakeServerHandle kept = rr ? returnedFirst : returnedLast;
+            FakeServerHandle closed = rr ? returnedLast : returnedFirst;
+            assertThat(kept.isClosed()).as("rr=%s", rr).isFalse();
+            assertThat(closed.closeReason()).as("rr=%s", rr).isEqualTo("reserve connection not needed");
+            assertThat(h.snap().reserveUsed()).isZero();
+        }
+    }
+
+    @Test
     void replenishOnlyTryAcquiresAPermit() {
         CoordHarness h = new CoordHarness(2, 1, 0, 30 * S, MS);
         Pool a = h.pool("a", settings(10));

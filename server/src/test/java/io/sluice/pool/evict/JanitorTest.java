@@ -6,11 +6,16 @@ import io.sluice.pool.ConnectionLimit;
 import io.sluice.pool.PoolEvents;
 import io.sluice.pool.PoolKey;
 import io.sluice.pool.fakes.FakeConnector;
+import io.sluice.pool.fakes.FakeServerHandle;
 import io.sluice.pool.fakes.Settings;
 import io.sluice.pool.fakes.TestWaiter;
 import io.sluice.pool.fakes.VirtualScheduler;
 import io.sluice.pool.pressure.Pool;
 import io.sluice.util.Randomness;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
 import org.junit.jupiter.api.Test;
 
 class JanitorTest {
@@ -48,6 +53,61 @@ class JanitorTest {
         vt.advance(60 * S);
         janitor.tick(p, vt.nanoTime());
         assertThat(c.handles.get(1).isClosed()).isFalse(); // min_pool_size = 1 kept
+    }
+
+    /** Four servers warm, then a lone client runs a transaction every 500 ms for 40 s, the janitor ticking each second. */
+    private Pool lightLoad(boolean roundRobin, FakeConnector c, Set<Long> used) {
+        Settings s = new Settings();
+        s.poolSize = 5;
+        s.minPoolSize = 2;
+        s.serverIdleTimeout = 10 * S;
+        s.roundRobin = roundRobin;
+        Pool p = pool(s, c);
+        List<TestWaiter> burst = new ArrayList<>();
+        for (int i = 0; i < 4; i++) {
+            TestWaiter w = new TestWaiter(i, vt, null);
+            p.checkout(w);
+            burst.add(w);
+        }
+        vt.runAll(S);
+        burst.forEach(w -> w.lease.release());
+        assertThat(p.size()).isEqualTo(4);
+        for (int step = 0; step < 80; step++) {
+            TestWaiter w = new TestWaiter(100 + step, vt, null);
+            p.checkout(w);
+            assertThat(w.served()).isTrue();
+            used.add(w.lease.server().id());
+            vt.advance(MS);
+            w.lease.release();
+            vt.advance(499 * MS);
+            if (step % 2 == 1) {
+                janitor.tick(p, vt.nanoTime());
+            }
+        }
+        return p;
+    }
+
+    @Test
+    void underLightLoadLifoLetsSurplusServersIdleOutDownToMinPoolSize() {
+        FakeConnector c = new FakeConnector(vt, 5 * MS);
+        Set<Long> used = new HashSet<>();
+        Pool p = lightLoad(false, c, used);
+        assertThat(used).as("the lone client's servers").hasSize(1);
+        assertThat(p.size()).isEqualTo(2);
+        assertThat(c.handles).filteredOn(FakeServerHandle::isClosed).hasSize(2)
+                .allSatisfy(h -> assertThat(h.closeReason()).isEqualTo("server idle timeout"))
+                .noneMatch(h -> used.contains(h.id()));
+        assertThat(c.attempts).as("nothing reopened").isEqualTo(4);
+    }
+
+    @Test
+    void underLightLoadRoundRobinKeepsEveryServerBusyEnoughNotToIdleOut() {
+        FakeConnector c = new FakeConnector(vt, 5 * MS);
+        Set<Long> used = new HashSet<>();
+        Pool p = lightLoad(true, c, used);
+        assertThat(used).hasSize(4);
+        assertThat(p.size()).isEqualTo(4);
+        assertThat(c.handles).noneMatch(FakeServerHandle::isClosed);
     }
 
     @Test

@@ -17,6 +17,8 @@ public final class Settings {
     public long serverCheckDelay = 30 * S;
     public boolean serverCheckEnabled = true;
     public long serverLoginRetry = 15 * S;
+    /** server_round_robin: false (PgBouncer's default) hands out the most recently returned idle server. */
+    public boolean roundRobin = false;
     public int warmPoolRatioPercent = 20;
     public int fastRetries = 10;
     public int maxParallelCreates = 2;
@@ -30,7 +32,7 @@ public final class Settings {
 
     public PoolSettings build() {
         return new PoolSettings(poolSize, minPoolSize, reservePoolSize, reservePoolTimeout, queryWaitTimeout, serverLifetime,
-                serverIdleTimeout, serverCheckDelay, serverCheckEnabled, serverLoginRetry, false,
+                serverIdleTimeout, serverCheckDelay, serverCheckEnabled, serverLoginRetry, roundRobin,
                 warmPoolRatioPercent, fastRetries, maxParallelCreates, retainConnectionsTime,
                 maxDbConnections, maxUserConnections, minGuaranteedPoolSize, minConnectionLifetime,
                 dbReservePoolSize, dbReservePoolTimeout);

@@ -1,15 +1,28 @@
 #!/usr/bin/env bash
-# Side-by-side pgbench select-only through PgBouncer and through Sluice, on one throwaway
-# PostgreSQL, same pgbouncer.ini (only the port differs). Prints TPS and latency for each
-# client count and the Sluice/PgBouncer ratios. Loopback only; every run is bounded by -T.
+# Side-by-side pgbench select-only through PgBouncer and through Sluice (and, to compare two
+# builds, a second Sluice from another jar), on one throwaway PostgreSQL, same pgbouncer.ini
+# (only the port differs). Loopback only; every run is bounded by -T.
 #
-#   bench/pgbench-compare.sh [seconds-per-run] [client counts...]
+# One run is noise: for each client count the poolers take turns, ROUNDS times (the order
+# rotates each round, so none always runs first), and the summary gives per pooler the median
+# TPS and median average latency of its runs, then the ratios Sluice/PgBouncer and
+# Sluice/base (medians; > 1 means more TPS or more latency). Each pooler first gets one
+# unmeasured warm-up run of WARMUP seconds, so a cold JVM is not what gets measured.
+#
+#   [ROUNDS=3] [WARMUP=5] [SLUICE_JAR_BASE=old.jar] bench/pgbench-compare.sh [seconds-per-run] [client counts...]
 #   e.g. bench/pgbench-compare.sh 15 1 50 200
+#        SLUICE_JAR_BASE=/path/sluice-before.jar bench/pgbench-compare.sh 15 1 50 200
 #
 # Needs: server/target/sluice.jar (mvn -q package -DskipTests), pgbouncer, PostgreSQL binaries.
 secs=${1:-15}; shift || true
 clients=("$@"); [ ${#clients[@]} -gt 0 ] || clients=(1 50 200)
+export LC_NUMERIC=C   # pgbench prints and printf reads decimal points
+rounds=${ROUNDS:-3}
+warmup=${WARMUP:-5}
+base_jar=${SLUICE_JAR_BASE:-}
 . "$(dirname "$0")/lib.sh"
+[ "$rounds" -ge 1 ] 2>/dev/null || { echo "ROUNDS must be a positive number" >&2; exit 2; }
+[ -z "$base_jar" ] || [ -f "$base_jar" ] || { echo "SLUICE_JAR_BASE: no such jar: $base_jar" >&2; exit 2; }
 pg_port=$(free_port); pgb_port=$(free_port); sl_port=$(free_port)
 start_postgres "$pg_port" <<<"max_connections = 300"
 "$pgbin/pgbench" -q -i -s 10 -h 127.0.0.1 -p "$pg_port" -U postgres postgres >/dev/null 2>&1
@@ -34,24 +47,74 @@ INI
 echo '"postgres" ""' > "$work/userlist.txt"
 ini "$pgb_port" > "$work/pgbouncer.ini"
 ini "$sl_port" > "$work/sluice.ini"
+names=(pgbouncer sluice); ports=("$pgb_port" "$sl_port")
+if [ -n "$base_jar" ]; then
+  base_port=$(free_port)
+  ini "$base_port" > "$work/sluice-base.ini"
+  names+=(sluice-base); ports+=("$base_port")
+fi
 [ "$(id -u)" = 0 ] && chown postgres: "$work"/*.ini "$work/userlist.txt"
 (exec_as_pg "$pgbouncer" -q "$work/pgbouncer.ini") & pids+=($!)
 SLUICE_JAR="$jar" "$here/server/src/main/dist/bin/sluice" -q "$work/sluice.ini" & pids+=($!)
-wait_port "$pgb_port"; wait_port "$sl_port"
+[ -z "$base_jar" ] || { SLUICE_JAR="$base_jar" "$here/server/src/main/dist/bin/sluice" -q "$work/sluice-base.ini" & pids+=($!); }
+for p in "${ports[@]}"; do wait_port "$p"; done
 
-run() { # $1 port, $2 clients -> "tps lat_ms"
-  local out
-  out=$("$pgbin/pgbench" -n -S -M extended -c "$2" -j 2 -T "$secs" -h 127.0.0.1 -p "$1" -U postgres postgres 2>&1)
-  local tps lat
+run() { # $1 port, $2 clients, $3 seconds -> "tps lat_ms"
+  local out tps lat threads=$(( $2 < 2 ? $2 : 2 ))
+  out=$("$pgbin/pgbench" -n -S -M extended -c "$2" -j "$threads" -T "$3" -h 127.0.0.1 -p "$1" -U postgres postgres 2>&1)
   tps=$(sed -n 's/^tps = \([0-9.]*\).*/\1/p' <<<"$out")
   lat=$(sed -n 's/^latency average = \([0-9.]*\) ms/\1/p' <<<"$out")
+  [ -n "$tps" ] || echo "pgbench failed on port $1 with $2 clients: $(tail -3 <<<"$out")" >&2
   echo "${tps:-0} ${lat:-0}"
 }
 
-printf '%-8s %14s %14s %14s %14s %8s\n' clients pgb_tps pgb_lat_ms sluice_tps sluice_lat_ms ratio
+if [ "$warmup" -gt 0 ]; then
+  top=$(printf '%s\n' "${clients[@]}" | sort -n | tail -1)
+  for i in "${!names[@]}"; do run "${ports[$i]}" "$top" "$warmup" >/dev/null; done
+fi
+
+n=${#names[@]}
+results="$work/results"; : > "$results"
+echo "# pgbench -S -M extended, ${secs} s a run, $rounds rounds, order rotating: ${names[*]}"
 for c in "${clients[@]}"; do
-  read -r pt pl < <(run "$pgb_port" "$c")
-  read -r st sl < <(run "$sl_port" "$c")
-  ratio=$(python3 -c "print(f'{$st/$pt:.2f}' if $pt else 'n/a')")
-  printf '%-8s %14s %14s %14s %14s %8s\n' "$c" "$pt" "$pl" "$st" "$sl" "$ratio"
+  for ((r = 0; r < rounds; r++)); do
+    line="# clients $c round $((r + 1))/$rounds:"
+    for ((k = 0; k < n; k++)); do
+      i=$(( (r + k) % n ))
+      read -r tps lat < <(run "${ports[$i]}" "$c" "$secs")
+      echo "$c ${names[$i]} $tps $lat" >> "$results"
+      line+=$(printf ' %s %.1f tps %.3f ms;' "${names[$i]}" "$tps" "$lat")
+    done
+    echo "$line"
+  done
 done
+
+python3 - "$results" "${names[@]}" <<'PY'
+import sys
+from statistics import median
+path, names = sys.argv[1], sys.argv[2:]
+runs = {}
+for line in open(path):
+    c, name, tps, lat = line.split()
+    runs.setdefault((int(c), name), []).append((float(tps), float(lat)))
+counts = sorted({c for c, _ in runs})
+med = {k: (median(t for t, _ in v), median(l for _, l in v)) for k, v in runs.items()}
+def ratio(a, b):
+    return f"{a / b:.3f}" if b else "n/a"
+print()
+print(f"{'clients':<8} {'pooler':<12} {'runs':>4} {'median_tps':>12} {'median_lat_ms':>14}   tps of each run")
+for c in counts:
+    for n in names:
+        v = runs[(c, n)]
+        t, l = med[(c, n)]
+        print(f"{c:<8} {n:<12} {len(v):>4} {t:>12.1f} {l:>14.3f}   " + " ".join(f"{x:.0f}" for x, _ in v))
+pairs = [("sluice", "pgbouncer")] + ([("sluice", "sluice-base")] if "sluice-base" in names else [])
+print()
+print(f"{'clients':<8}" + "".join(f" {a + '/' + b + ' tps':>26} {'lat':>6}" for a, b in pairs))
+for c in counts:
+    cells = ""
+    for a, b in pairs:
+        (ta, la), (tb, lb) = med[(c, a)], med[(c, b)]
+        cells += f" {ratio(ta, tb):>26} {ratio(la, lb):>6}"
+    print(f"{c:<8}{cells}")
+PY

@@ -89,17 +89,15 @@ final class ServerAdminContext implements AdminContext {
     }
 
     private DatabaseRow row(DatabaseEntry e) {
-        ConfigSnapshot c = cfg();
+        var rules = cfg().precedence();
         int current = server.pools().databaseLimit(e.name()).used();
         List<String> hosts = e.hosts();
         return new DatabaseRow(e.name(), e.host().orElse(null), e.port(), e.dbname(), e.user().orElse(null),
-                e.poolSize().orElse(c.defaultPoolSize()), e.minPoolSize().orElse(c.minPoolSize()),
-                e.reservePoolSize().orElse(c.reservePoolSize()),
-                (int) e.serverLifetime().orElse(c.serverLifetime()).toSeconds(),
+                rules.poolSize(e), rules.minPoolSize(e), rules.reservePoolSize(e),
+                (int) rules.serverLifetime(e).toSeconds(),
                 e.poolMode().map(m -> m.configName()).orElse(null),
                 hosts.size() > 1 ? e.loadBalanceHosts().toString() : null,
-                e.maxDbConnections().orElse(c.maxDbConnections()), current,
-                e.maxDbClientConnections().orElse(c.settings().intValue("max_db_client_connections")),
+                rules.maxDbConnections(e), current, rules.maxDbClientConnections(e),
                 server.clients().clientsOfDatabase(e.name()), server.pauseControl().paused(e.name()),
                 server.pauseControl().disabled(e.name()));
     }
@@ -219,12 +217,8 @@ final class ServerAdminContext implements AdminContext {
                     u.filter(x -> x.poolSize().isPresent()).map(x -> x.poolSize().getAsInt()).orElse(null),
                     u.filter(x -> x.reservePoolSize().isPresent()).map(x -> x.reservePoolSize().getAsInt()).orElse(null),
                     u.flatMap(x -> x.poolMode()).map(m -> m.configName()).orElse(null),
-                    u.filter(x -> x.maxUserConnections().isPresent()).map(x -> x.maxUserConnections().getAsInt())
-                            .orElse(c.maxUserConnections()),
-                    server.pools().userLimit(name).used(),
-                    u.filter(x -> x.maxUserClientConnections().isPresent())
-                            .map(x -> x.maxUserClientConnections().getAsInt())
-                            .orElse(c.settings().intValue("max_user_client_connections")),
+                    c.precedence().maxUserConnections(name), server.pools().userLimit(name).used(),
+                    c.precedence().maxUserClientConnections(name),
                     server.clients().clientsOfUser(name)));
         }
         return rows;

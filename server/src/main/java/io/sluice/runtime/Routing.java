@@ -2,12 +2,12 @@ package io.sluice.runtime;
 
 import io.sluice.backend.BackendCredentials;
 import io.sluice.backend.BackendTarget;
+import io.sluice.backend.ScramKeyCache;
 import io.sluice.config.ConfigSnapshot;
 import io.sluice.config.DatabaseEntry;
 import io.sluice.config.PoolSizing;
 import io.sluice.config.Precedence;
 import io.sluice.config.UserEntry;
-import io.sluice.config.userlist.Secret;
 import io.sluice.pool.PoolKey;
 import io.sluice.pool.PoolSettings;
 import io.sluice.proto.PgError;
@@ -22,7 +22,6 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import java.util.function.Function;
 import java.util.stream.Collectors;
 
 /**
@@ -106,8 +105,8 @@ public final class Routing {
                 config.dbReservePoolTimeout().toNanos());
     }
 
-    /** Where the pool's servers are and how they log in; {@code scramKeys} gives cached pass-through keys. */
-    public BackendTarget target(PoolKey key, Function<String, byte[][]> scramKeys) {
+    /** Where the pool's servers are and how they log in; {@code scramKeys} holds pass-through keys. */
+    public BackendTarget target(PoolKey key, ScramKeyCache scramKeys) {
         DatabaseEntry db = entry(key);
         Map<String, String> startup = new LinkedHashMap<>();
         startup.put("user", key.user());
@@ -117,11 +116,7 @@ public final class Routing {
         db.timezone().ifPresent(v -> startup.put("timezone", v));
         db.applicationName().ifPresent(v -> startup.put("application_name", v));
         String password = db.hasForcedUser() && !db.password().isEmpty() ? db.password() : secret(key.user());
-        boolean scram = password != null && Secret.kindOf(password) == Secret.Kind.SCRAM;
-        byte[][] keys = scram ? scramKeys.apply(key.user()) : null;
-        String plainOrMd5 = scram ? null : password;
-        BackendCredentials creds = new BackendCredentials(key.user(), plainOrMd5,
-                keys == null ? null : keys[0], keys == null ? null : keys[1]);
+        BackendCredentials creds = scramKeys.credentials(key.user(), password);
         String host = db.hosts().isEmpty() ? null : db.hosts().get(0);
         return new BackendTarget(host, db.port(), startup, creds, db.connectQuery().orElse(null),
                 config.settings().nanos("server_connect_timeout"));

@@ -234,7 +234,7 @@ final class ServerAdminContext implements AdminContext {
     @Override
     public List<StatsRow> stats() {
         List<StatsRow> rows = new ArrayList<>();
-        for (DatabaseStats d : server.allStats().values()) {
+        for (DatabaseStats d : server.stats().all()) {
             rows.add(new StatsRow(d.database(), counters(d.totals()), counters(d.averages())));
         }
         return rows;
@@ -242,23 +242,12 @@ final class ServerAdminContext implements AdminContext {
 
     @Override
     public StatsCounters totalCounters() {
-        return sum(true);
+        return counters(server.stats().totals());
     }
 
     @Override
     public StatsCounters totalAverages() {
-        return sum(false);
-    }
-
-    private StatsCounters sum(boolean totals) {
-        long[] acc = new long[DatabaseStats.FIELDS];
-        for (DatabaseStats d : server.allStats().values()) {
-            long[] v = totals ? d.totals() : d.averages();
-            for (int i = 0; i < acc.length; i++) {
-                acc[i] += v[i];
-            }
-        }
-        return counters(acc);
+        return counters(server.stats().averages());
     }
 
     @Override

@@ -5,6 +5,8 @@ import io.netty.channel.EventLoop;
 import io.netty.channel.EventLoopGroup;
 import io.sluice.backend.CancelForwarder;
 import io.sluice.backend.NettyServerConnector;
+import io.sluice.backend.ScramKeyCache;
+import io.sluice.backend.WelcomeCache;
 import io.sluice.backend.ServerConnection;
 import io.sluice.config.ConfigSnapshot;
 import io.sluice.log.Log;
@@ -21,15 +23,14 @@ import io.sluice.session.RouteLookup;
 import io.sluice.session.SessionContext;
 import io.sluice.session.SessionSettings;
 import io.sluice.stats.DatabaseStats;
+import io.sluice.stats.StatsRegistry;
 import io.sluice.util.Clock;
 import io.sluice.util.Randomness;
 
 import java.io.IOException;
-import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
@@ -44,10 +45,9 @@ public final class SluiceServer implements SessionContext {
     private final EventLoop loop;
     private final PoolRegistry pools;
     private final ClientRegistry clients = new ClientRegistry();
-    private final Map<String, DatabaseStats> stats = new TreeMap<>();
-    private final Map<PoolKey, Map<String, String>> welcome = new HashMap<>();
-    private final Map<PoolKey, List<WelcomeCallback>> welcomeWaiters = new HashMap<>();
-    private final Map<String, byte[][]> scramKeys = new HashMap<>();
+    private final StatsRegistry stats = new StatsRegistry();
+    private final WelcomeCache welcome = new WelcomeCache(this::checkout);
+    private final ScramKeyCache scramKeys = new ScramKeyCache();
     private final Map<Long, ServerConnection> servers = new LinkedHashMap<>();
     private final Listeners listeners;
     private final CancelForwarder cancels;
@@ -67,7 +67,7 @@ public final class SluiceServer implements SessionContext {
         this.loop = group.next();
         String socketDir = config.unixSocketDir();
         NettyServerConnector connector = new NettyServerConnector(loop, transport,
-                key -> routing.target(key, scramKeys::get), socketDir, this::serverCreated);
+                key -> routing.target(key, scramKeys), socketDir, this::serverCreated);
         this.pools = new PoolRegistry(key -> routing.poolSettings(key), connector, new LoggingPoolEvents(this),
                 Clock.SYSTEM, new EventLoopScheduler(loop), Randomness.threadLocal());
         this.cancels = new CancelForwarder(loop, transport, socketDir);
@@ -94,22 +94,9 @@ public final class SluiceServer implements SessionContext {
     private void scheduleStats() {
         long period = Math.max(1, routing.config().settings().integer("stats_period"));
         loop.schedule(() -> {
-            double seconds = period;
-            long[] sum = new long[DatabaseStats.FIELDS];
-            for (DatabaseStats d : stats.values()) {
-                d.rollPeriod(seconds);
-                long[] a = d.averages();
-                for (int i = 0; i < sum.length; i++) {
-                    sum[i] += a[i];
-                }
-            }
+            long[] avg = stats.rollPeriod(period);
             if (routing.config().settings().flag("log_stats")) {
-                Log.global().info(String.format("stats: %d xacts/s, %d queries/s, %d client parses/s, %d server parses/s,"
-                                + " %d binds/s, in %d B/s, out %d B/s, xact %d us, query %d us, wait %d us",
-                        sum[DatabaseStats.XACTS], sum[DatabaseStats.QUERIES], sum[DatabaseStats.CLIENT_PARSE],
-                        sum[DatabaseStats.SERVER_PARSE], sum[DatabaseStats.BIND], sum[DatabaseStats.RECEIVED],
-                        sum[DatabaseStats.SENT], sum[DatabaseStats.XACT_TIME], sum[DatabaseStats.QUERY_TIME],
-                        sum[DatabaseStats.WAIT_TIME]));
+                Log.global().info(StatsRegistry.logLine(avg));
             }
             scheduleStats();
         }, period, TimeUnit.SECONDS);
@@ -140,7 +127,7 @@ public final class SluiceServer implements SessionContext {
         return pools;
     }
 
-    public Map<String, DatabaseStats> allStats() {
+    public StatsRegistry stats() {
         return stats;
     }
 
@@ -228,7 +215,7 @@ public final class SluiceServer implements SessionContext {
 
     @Override
     public void rememberScramKeys(String user, byte[] clientKey, byte[] serverKey) {
-        scramKeys.put(user, new byte[][] {clientKey, serverKey});
+        scramKeys.remember(user, clientKey, serverKey);
     }
 
     @Override
@@ -243,42 +230,12 @@ public final class SluiceServer implements SessionContext {
 
     @Override
     public void welcome(PoolKey key, WelcomeCallback callback) {
-        Map<String, String> known = welcome.get(key);
-        if (known != null) {
-            callback.welcome(known);
-            return;
-        }
-        List<WelcomeCallback> waiting = welcomeWaiters.get(key);
-        if (waiting != null) {
-            waiting.add(callback);
-            return;
-        }
-        List<WelcomeCallback> first = new java.util.ArrayList<>(List.of(callback));
-        welcomeWaiters.put(key, first);
-        checkout(key, new Waiter() {
-            @Override
-            public boolean isAlive() {
-                return true;
-            }
-
-            @Override
-            public void granted(io.sluice.pool.Lease lease) {
-                Map<String, String> learned = Map.copyOf(((ServerConnection) lease.server()).params());
-                lease.release();
-                welcome.put(key, learned);
-                welcomeWaiters.remove(key).forEach(c -> c.welcome(learned));
-            }
-
-            @Override
-            public void failed(io.sluice.pool.CheckoutFailure failure) {
-                welcomeWaiters.remove(key).forEach(c -> c.failed(failure));
-            }
-        });
+        welcome.request(key, callback);
     }
 
     @Override
     public DatabaseStats stats(String database) {
-        return stats.computeIfAbsent(database, DatabaseStats::new);
+        return stats.of(database);
     }
 
     @Override

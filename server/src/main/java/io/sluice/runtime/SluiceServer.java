@@ -10,6 +10,7 @@ import io.sluice.backend.WelcomeCache;
 import io.sluice.backend.ServerConnection;
 import io.sluice.config.ConfigSnapshot;
 import io.sluice.log.Log;
+import io.sluice.net.AfterInactive;
 import io.sluice.net.Listeners;
 import io.sluice.net.Transport;
 import io.sluice.pool.PoolKey;
@@ -28,10 +29,12 @@ import io.sluice.util.Clock;
 import io.sluice.util.Randomness;
 
 import java.io.IOException;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -58,6 +61,8 @@ public final class SluiceServer implements SessionContext {
     private Console console;
     private final PauseControl pause = new PauseControl(this);
     private volatile boolean shuttingDown;
+    private final AfterInactive departures = new AfterInactive(this::clientLeft);
+    private final List<CompletableFuture<Void>> noClients = new ArrayList<>();
     private io.sluice.metrics.PrometheusEndpoint metrics;
 
     public SluiceServer(ConfigSnapshot config) {
@@ -103,6 +108,7 @@ public final class SluiceServer implements SessionContext {
     }
 
     private void accepted(Channel ch, boolean unix) {
+        ch.pipeline().addLast("departure", departures);
         ch.pipeline().addLast("startup", new StartupDecoder());
         ch.pipeline().addLast("session", new ClientSession(this, unix));
     }
@@ -110,7 +116,25 @@ public final class SluiceServer implements SessionContext {
     private void serverCreated(ServerConnection conn) {
         conn.checkQuery(routing.config().serverCheckQuery().orElse(""));
         servers.put(conn.id(), conn);
-        conn.channel().closeFuture().addListener(f -> servers.remove(conn.id()));
+        conn.channel().closeFuture().addListener(f -> {
+            servers.remove(conn.id());
+            pause.serverGone(conn.id());
+        });
+    }
+
+    /** Completes on the loop once no client is connected (SHUTDOWN WAIT_FOR_CLIENTS). */
+    CompletionStage<Void> noClients() {
+        CompletableFuture<Void> f = new CompletableFuture<>();
+        noClients.add(f);
+        clientLeft();
+        return f;
+    }
+
+    private void clientLeft() {
+        if (clients.total() == 0) {
+            List.copyOf(noClients).forEach(f -> f.complete(null));
+            noClients.clear();
+        }
     }
 
     // ---- accessors for runtime and the console ------------------------------------------------

@@ -28,7 +28,7 @@ import java.util.function.Consumer;
 public final class ServerConnection extends ChannelInboundHandlerAdapter implements ServerHandle {
     private static final AtomicLong IDS = new AtomicLong(1);
 
-    public enum State { LOGIN, IDLE, ACTIVE, INTERNAL, CLOSED }
+    private enum State { LOGIN, IDLE, ACTIVE, INTERNAL, CLOSED }
 
     private final long id = IDS.getAndIncrement();
     private final Channel channel;
@@ -38,8 +38,8 @@ public final class ServerConnection extends ChannelInboundHandlerAdapter impleme
     private final Map<String, String> params = new HashMap<>();
     private State state = State.LOGIN;
     private TransactionStatus status = TransactionStatus.IDLE;
-    private int backendPid;
-    private int backendKey;
+    /** The server's BackendKeyData; null until login delivers it. */
+    private BackendMessage.BackendKeyData cancelKey;
     private ServerListener listener;
     private InternalQuery internal;
     private ServerLogin login;
@@ -67,28 +67,22 @@ public final class ServerConnection extends ChannelInboundHandlerAdapter impleme
         return target;
     }
 
-    public String database() {
-        return database;
-    }
-
     public String user() {
         return target.credentials().user();
-    }
-
-    public State state() {
-        return state;
     }
 
     public Map<String, String> params() {
         return params;
     }
 
-    public int backendPid() {
-        return backendPid;
+    /** What a CancelRequest for this server's query must carry; null before login got it. */
+    public BackendMessage.BackendKeyData cancelKey() {
+        return cancelKey;
     }
 
-    public int backendKey() {
-        return backendKey;
+    /** The backend's process id (SHOW SERVERS remote_pid), 0 before login. */
+    public int backendPid() {
+        return cancelKey == null ? 0 : cancelKey.processId();
     }
 
     public long connectTimeMillis() {
@@ -262,13 +256,19 @@ public final class ServerConnection extends ChannelInboundHandlerAdapter impleme
     public void channelRead(ChannelHandlerContext ctx, Object msg) {
         Frame frame = (Frame) msg;
         try {
-            switch (state) {
-                case ACTIVE -> relay(frame);
-                case LOGIN -> loginFrame(frame);
-                case INTERNAL -> internalFrame(frame);
-                case IDLE -> idleFrame(frame);
-                case CLOSED -> frame.release();
-                default -> frame.release();
+            if (state == State.ACTIVE) {
+                relay(frame); // the frame goes on to the client side, which releases it
+                return;
+            }
+            try {
+                switch (state) {
+                    case LOGIN -> loginFrame(frame);
+                    case INTERNAL -> internalFrame(frame);
+                    case IDLE -> idleFrame(frame);
+                    default -> { } // closed: nobody wants it
+                }
+            } finally {
+                frame.release();
             }
         } catch (ProtocolException e) {
             close("server protocol error: " + e.getMessage());
@@ -295,63 +295,50 @@ public final class ServerConnection extends ChannelInboundHandlerAdapter impleme
     }
 
     private void loginFrame(Frame frame) {
-        try {
-            BackendMessage m = BackendDecoding.decode(frame);
-            if (m instanceof BackendMessage.BackendKeyData k) {
-                backendPid = k.processId();
-                backendKey = k.secretKey();
-            } else if (m instanceof BackendMessage.ParameterStatus p) {
-                params.put(p.name(), p.value());
-            } else if (m instanceof BackendMessage.ReadyForQuery r) {
-                status = r.status();
-                state = State.IDLE;
-                ServerLogin lg = login;
-                login = null;
-                lg.succeeded(this);
-            } else if (m != null && login != null) {
-                login.onMessage(this, m);
-            }
-        } finally {
-            frame.release();
+        BackendMessage m = BackendDecoding.decode(frame);
+        if (m instanceof BackendMessage.BackendKeyData k) {
+            cancelKey = k;
+        } else if (m instanceof BackendMessage.ParameterStatus p) {
+            params.put(p.name(), p.value());
+        } else if (m instanceof BackendMessage.ReadyForQuery r) {
+            status = r.status();
+            state = State.IDLE;
+            ServerLogin lg = login;
+            login = null;
+            lg.succeeded(this);
+        } else if (m != null && login != null) {
+            login.onMessage(this, m);
         }
     }
 
     private void internalFrame(Frame frame) {
-        try {
-            byte t = frame.type();
-            if (t == 'E') {
-                internal.failed = true;
-            } else if (t == 'S') {
-                rememberParam(frame);
-            } else if (t == 'Z') {
-                status = BackendDecoding.readyStatus(frame);
-                InternalQuery q = internal;
-                internal = null;
-                state = q.back;
-                if (state == State.ACTIVE && listener != null) {
-                    channel.config().setAutoRead(listener.clientWritable());
-                }
-                q.done.accept(!q.failed);
+        byte t = frame.type();
+        if (t == 'E') {
+            internal.failed = true;
+        } else if (t == 'S') {
+            rememberParam(frame);
+        } else if (t == 'Z') {
+            status = BackendDecoding.readyStatus(frame);
+            InternalQuery q = internal;
+            internal = null;
+            state = q.back;
+            if (state == State.ACTIVE && listener != null) {
+                channel.config().setAutoRead(listener.clientWritable());
             }
-        } finally {
-            frame.release();
+            q.done.accept(!q.failed);
         }
     }
 
     private void idleFrame(Frame frame) {
-        try {
-            byte t = frame.type();
-            if (t == 'S') {
-                rememberParam(frame);
-            } else if (t == 'E') {
-                BackendMessage m = BackendDecoding.decode(frame);
-                String why = m instanceof BackendMessage.ErrorOrNotice e ? e.message() : "error";
-                close("server conn crashed? (" + why + ")");
-            }
-            // notices and stray notifications on an idle server have nobody to go to
-        } finally {
-            frame.release();
+        byte t = frame.type();
+        if (t == 'S') {
+            rememberParam(frame);
+        } else if (t == 'E') {
+            BackendMessage m = BackendDecoding.decode(frame);
+            String why = m instanceof BackendMessage.ErrorOrNotice e ? e.message() : "error";
+            close("server conn crashed? (" + why + ")");
         }
+        // notices and stray notifications on an idle server have nobody to go to
     }
 
     @Override

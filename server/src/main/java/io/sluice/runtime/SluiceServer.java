@@ -11,6 +11,7 @@ import io.sluice.backend.ServerConnection;
 import io.sluice.config.ConfigSnapshot;
 import io.sluice.log.Log;
 import io.sluice.net.AfterInactive;
+import io.sluice.net.EventLoopScheduler;
 import io.sluice.net.Listeners;
 import io.sluice.net.Transport;
 import io.sluice.pool.PoolKey;

@@ -1,5 +1,6 @@
 package io.sluice.runtime;
 
+import io.sluice.admin.DatabaseControl;
 import io.sluice.pool.evict.PoolRegistry;
 import io.sluice.pool.pressure.Pool;
 
@@ -20,7 +21,7 @@ import java.util.concurrent.CompletionStage;
  * database's pools ended ({@link PoolRegistry#awaitQuiet}), WAIT_CLOSE when the last
  * close_needed server's socket closed ({@link #serverGone}). Confined to the server's event loop.
  */
-final class PauseControl {
+final class PauseControl implements DatabaseControl {
     private final SluiceServer server;
     private boolean pausedAll;
     private final Set<String> pausedDbs = new HashSet<>();
@@ -63,7 +64,8 @@ final class PauseControl {
         }
     }
 
-    CompletionStage<Void> pause(String db) {
+    @Override
+    public CompletionStage<Void> pause(String db) {
         markPaused(db);
         Pending p = new Pending(db, new CompletableFuture<>(), server.pools().awaitQuiet(db));
         pausing.add(p);
@@ -83,7 +85,8 @@ final class PauseControl {
         }
     }
 
-    void resume(String db) {
+    @Override
+    public void resume(String db) {
         if (db == null) {
             pausedAll = false;
             pausedDbs.clear();
@@ -109,7 +112,8 @@ final class PauseControl {
     }
 
     /** RECONNECT [db]: the pools' current servers become close_needed and close when free. */
-    void reconnect(String db) {
+    @Override
+    public void reconnect(String db) {
         for (Pool p : pools(db)) {
             // only servers whose socket is open: a closed one would never report its close
             p.snapshot().servers().stream().filter(s -> server.servers().containsKey(s.id()))
@@ -123,7 +127,8 @@ final class PauseControl {
     }
 
     /** WAIT_CLOSE [db]: completes once no close_needed server of the database(s) is alive. */
-    CompletionStage<Void> waitClose(String db) {
+    @Override
+    public CompletionStage<Void> waitClose(String db) {
         Pending p = new Pending(db, new CompletableFuture<>(), null);
         if (!answerIfClosed(p)) {
             waitingClose.add(p);
@@ -150,7 +155,8 @@ final class PauseControl {
      * KILL [db]: the database(s) become paused (new transactions wait for RESUME, as PgBouncer's
      * killed databases do) and every client and server connection of them is dropped now.
      */
-    void kill(String db) {
+    @Override
+    public void kill(String db) {
         markPaused(db);
         for (io.sluice.session.ClientSession c : List.copyOf(server.clients().all())) {
             if (!c.isConsole() && c.database() != null && (db == null || db.equals(c.database()))) {
@@ -165,11 +171,13 @@ final class PauseControl {
         }
     }
 
-    void disable(String db) {
+    @Override
+    public void disable(String db) {
         disabledDbs.add(db);
     }
 
-    void enable(String db) {
+    @Override
+    public void enable(String db) {
         disabledDbs.remove(db);
     }
 }

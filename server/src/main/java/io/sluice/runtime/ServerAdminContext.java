@@ -2,6 +2,7 @@ package io.sluice.runtime;
 
 import io.sluice.admin.AdminContext;
 import io.sluice.admin.ConfigRow;
+import io.sluice.admin.DatabaseControl;
 import io.sluice.admin.DatabaseRow;
 import io.sluice.admin.DnsHostRow;
 import io.sluice.admin.ListCounts;
@@ -326,39 +327,14 @@ final class ServerAdminContext implements AdminContext {
     }
 
     @Override
-    public CompletionStage<Void> pause(String database) {
-        return server.pauseControl().pause(database);
-    }
-
-    @Override
-    public void resume(String database) {
-        server.pauseControl().resume(database);
+    public DatabaseControl control() {
+        return server.pauseControl();
     }
 
     @Override
     public CompletionStage<Void> suspend() {
         // SUSPEND exists to hand sockets to a new process in an online restart, which Sluice lacks.
         return notYet("SUSPEND (Sluice has no online restart for it to prepare)");
-    }
-
-    @Override
-    public void disable(String database) {
-        server.pauseControl().disable(database);
-    }
-
-    @Override
-    public void enable(String database) {
-        server.pauseControl().enable(database);
-    }
-
-    @Override
-    public void reconnect(String database) {
-        server.pauseControl().reconnect(database);
-    }
-
-    @Override
-    public void kill(String database) {
-        server.pauseControl().kill(database);
     }
 
     @Override
@@ -369,11 +345,6 @@ final class ServerAdminContext implements AdminContext {
         }
         c.kill("admin forced disconnect", io.sluice.proto.PgError.fatal("08P01", "admin forced disconnect"));
         return true;
-    }
-
-    @Override
-    public CompletionStage<Void> waitClose(String database) {
-        return server.pauseControl().waitClose(database);
     }
 
     @Override

@@ -4,7 +4,7 @@ import io.sluice.config.ConfigSnapshot;
 import java.util.List;
 
 /**
- * The capacity rules of the pressure design (../shared/spec/pressure.md, "Capacity rules"),
+ * The capacity rules of the pressure design (docs/pressure.md, "Tuning rules"),
  * applied to a loaded config and, when known, to a server's connection budget. Adds risky
  * combinations and recommended values to a report. Stateless.
  */
@@ -40,15 +40,16 @@ final class CapacityRules {
                     Integer.toString(limit), "≤ pool_size / 4 of the smallest pool (" + smallest + ")"));
         }
         for (PoolDemand d : demand) {
-            if (d.maxDb() > 0 && d.reserve() > 0.25 * d.maxDb()) {
+            int reserve = d.largestReserve();
+            if (d.maxDb() > 0 && reserve > 0.25 * d.maxDb()) {
                 int rec = (int) Math.floor(0.25 * d.maxDb());
                 r.add(Severity.WARNING, "risky", "reserve_pool_size", "database " + d.database(),
-                        "reserve_pool_size = " + d.reserve() + " > 25 % of max_db_connections = " + d.maxDb());
+                        "reserve_pool_size = " + reserve + " > 25 % of max_db_connections = " + d.maxDb());
                 r.recommend(new Recommendation("reserve_pool_size (database " + d.database() + ")",
-                        Integer.toString(d.reserve()), Integer.toString(rec), "≤ 0.25 × max_db_connections"));
+                        Integer.toString(reserve), Integer.toString(rec), "≤ 0.25 × max_db_connections"));
             }
         }
-        if (snap.reservePoolSize() > 0 || demand.stream().anyMatch(d -> d.reserve() > 0)) {
+        if (snap.reservePoolSize() > 0 || demand.stream().anyMatch(d -> d.largestReserve() > 0)) {
             r.add(Severity.INFO, "capacity", "reserve_pool_timeout", "",
                     "keep reserve_pool_timeout (" + s.format("reserve_pool_timeout")
                     + " s) at least 2 × the p99 query latency, so the reserve serves bursts, not slow queries");
@@ -58,7 +59,7 @@ final class CapacityRules {
                     "up to " + d.ceiling() + " server connections to " + d.hostPort() + " (" + d.pools()
                     + (d.assumedPool() ? " pool assumed: no users known" : " pool(s)") + " × pool_size "
                     + d.poolSizes() + (d.maxDb() > 0 ? ", capped by max_db_connections " + d.maxDb() : "")
-                    + (d.reserve() > 0 ? ", + reserve " + d.reserve() + " per pool" : "")
+                    + (d.largestReserve() > 0 ? ", + reserve " + d.reserves() + " per pool" : "")
                     + ")");
         }
     }

@@ -1,7 +1,7 @@
 package io.sluice.migrate;
 
 /**
- * A suggested value from the capacity rules (docs: ../shared/spec/pressure.md).
+ * A suggested value from the capacity rules (docs/pressure.md, "Tuning rules").
  *
  * @param key         setting name, possibly qualified, e.g. {@code max_db_connections (db app)}
  * @param current     value in effect now

@@ -83,7 +83,7 @@ public final class AdminConsole {
             return;
         }
         if (ctx.pauseMode() != PauseMode.NONE) {
-            ctx.resume(null);
+            ctx.control().resume(null);
         }
     }
 

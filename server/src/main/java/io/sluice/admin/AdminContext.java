@@ -10,7 +10,7 @@ import java.util.concurrent.CompletionStage;
  *
  * <p>Threading: {@link AdminConsole#execute} calls these methods on the caller's thread, and
  * within one command it checks state and then acts without yielding (e.g. {@link #pauseMode()}
- * then {@link #pause}). Call {@code execute} on the thread that owns the pooler state (the
+ * then {@link DatabaseControl#pause}). Call {@code execute} on the thread that owns the pooler state (the
  * engine thread), or make the implementation thread-safe. Returned stages may complete on any
  * thread. Lists are snapshots the console may keep; the console never mutates them.
  *
@@ -94,30 +94,11 @@ public interface AdminContext {
 
     // ---- control -----------------------------------------------------------------------
 
-    /**
-     * PAUSE: for all databases (null) sets the global pause mode; for one database marks it
-     * paused. Completes when the affected server connections have been released and closed
-     * (at once if there are none).
-     */
-    CompletionStage<Void> pause(String database);
-
-    /** RESUME: null = leave PAUSE/SUSPEND (resuming sockets after SUSPEND); else unpause one database. */
-    void resume(String database);
+    /** PAUSE, RESUME, DISABLE, ENABLE, RECONNECT, KILL and WAIT_CLOSE. */
+    DatabaseControl control();
 
     /** SUSPEND: flush and stop reading all sockets; completes when the buffers are flushed. */
     CompletionStage<Void> suspend();
-
-    /** DISABLE db: reject new client connections to it. */
-    void disable(String database);
-
-    /** ENABLE db: undo DISABLE. */
-    void enable(String database);
-
-    /** RECONNECT [db]: mark servers close_needed (null = all but the console's). */
-    void reconnect(String database);
-
-    /** KILL [db]: pause the database(s) and drop all their client and server connections now. */
-    void kill(String database);
 
     /**
      * KILL_CLIENT: disconnect the client with this id (and its server) with reason
@@ -126,9 +107,6 @@ public interface AdminContext {
      * @return false if no such client exists
      */
     boolean killClient(long id);
-
-    /** WAIT_CLOSE [db]: completes when no server of the database(s) is close_needed any more. */
-    CompletionStage<Void> waitClose(String database);
 
     /**
      * SHUTDOWN: {@link ShutdownMode#IMMEDIATE} exits (the console never replies); the WAIT modes

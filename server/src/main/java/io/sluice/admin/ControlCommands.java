@@ -47,14 +47,14 @@ final class ControlCommands {
         }
         if (arg.isEmpty()) {
             ctx.logInfo("PAUSE command issued");
-            return ctx.pause(null).thenApply(v -> tag("PAUSE"));
+            return ctx.control().pause(null).thenApply(v -> tag("PAUSE"));
         }
         ctx.logInfo("PAUSE '" + arg + "' command issued");
         AdminResult refused = checkDatabase(arg, true, "pause");
         if (refused != null) {
             return done(refused);
         }
-        return ctx.pause(arg).thenApply(v -> tag("PAUSE"));
+        return ctx.control().pause(arg).thenApply(v -> tag("PAUSE"));
     }
 
     private AdminResult resume(String arg, AdminUser who) {
@@ -69,7 +69,7 @@ final class ControlCommands {
             if (ctx.pauseMode() == PauseMode.NONE) {
                 return fail(AdminErrors.poolerNotPausedOrSuspended());
             }
-            ctx.resume(null);
+            ctx.control().resume(null);
             return tag("RESUME");
         }
         ctx.logInfo("RESUME '" + arg + "' command issued");
@@ -80,7 +80,7 @@ final class ControlCommands {
         if (!db.get().paused()) {
             return fail(AdminErrors.databaseNotPaused(arg));
         }
-        ctx.resume(arg);
+        ctx.control().resume(arg);
         return tag("RESUME");
     }
 
@@ -114,7 +114,7 @@ final class ControlCommands {
         if (refused != null) {
             return refused;
         }
-        ctx.disable(arg);
+        ctx.control().disable(arg);
         return tag("DISABLE");
     }
 
@@ -130,7 +130,7 @@ final class ControlCommands {
         if (refused != null) {
             return refused;
         }
-        ctx.enable(arg);
+        ctx.control().enable(arg);
         return tag("ENABLE");
     }
 
@@ -140,7 +140,7 @@ final class ControlCommands {
         }
         if (arg.isEmpty()) {
             ctx.logInfo("RECONNECT command issued");
-            ctx.reconnect(null);
+            ctx.control().reconnect(null);
             return tag("RECONNECT");
         }
         ctx.logInfo("RECONNECT '" + arg + "' command issued");
@@ -148,7 +148,7 @@ final class ControlCommands {
         if (refused != null) {
             return refused;
         }
-        ctx.reconnect(arg);
+        ctx.control().reconnect(arg);
         return tag("RECONNECT");
     }
 
@@ -161,7 +161,7 @@ final class ControlCommands {
         }
         if (arg.isEmpty()) {
             ctx.logInfo("KILL command issued");
-            ctx.kill(null);
+            ctx.control().kill(null);
             return tag("KILL");
         }
         ctx.logInfo("KILL '" + arg + "' command issued");
@@ -169,7 +169,7 @@ final class ControlCommands {
         if (refused != null) {
             return refused;
         }
-        ctx.kill(arg);
+        ctx.control().kill(arg);
         return tag("KILL");
     }
 
@@ -193,7 +193,7 @@ final class ControlCommands {
         }
         if (arg.isEmpty()) {
             ctx.logInfo("WAIT_CLOSE command issued");
-            return ctx.waitClose(null).thenApply(v -> tag("WAIT_CLOSE"));
+            return ctx.control().waitClose(null).thenApply(v -> tag("WAIT_CLOSE"));
         }
         ctx.logInfo("WAIT_CLOSE '" + arg + "' command issued");
         Optional<DatabaseRow> db = ctx.findDatabase(arg, true);
@@ -203,7 +203,7 @@ final class ControlCommands {
         if (AdminContext.ADMIN_DATABASE.equals(db.get().name())) {
             return done(fail(AdminErrors.cannotWaitInAdminDb(arg)));
         }
-        return ctx.waitClose(arg).thenApply(v -> tag("WAIT_CLOSE"));
+        return ctx.control().waitClose(arg).thenApply(v -> tag("WAIT_CLOSE"));
     }
 
     private CompletionStage<AdminResult> reload(String query, String arg, AdminUser who) {

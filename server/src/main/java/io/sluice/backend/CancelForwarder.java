@@ -7,6 +7,7 @@ import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.channel.EventLoop;
 import io.netty.channel.unix.DomainSocketAddress;
 import io.sluice.net.Transport;
+import io.sluice.proto.BackendMessage;
 import io.sluice.proto.codec.Encoders;
 
 import java.net.InetSocketAddress;
@@ -28,17 +29,19 @@ public final class CancelForwarder {
     }
 
     public void cancel(ServerConnection server) {
+        BackendMessage.BackendKeyData key = server.cancelKey();
+        if (key == null) {
+            return; // no query can run before login, so there is nothing to cancel
+        }
         BackendTarget t = server.target();
         SocketAddress address = t.unixSocket()
                 ? new DomainSocketAddress(t.socketPath(defaultSocketDir))
                 : new InetSocketAddress(t.host(), t.port());
         Class<? extends Channel> type = t.unixSocket() ? transport.domainSocketChannel() : transport.socketChannel();
-        int pid = server.cancelKey().processId();
-        int key = server.cancelKey().secretKey();
         new Bootstrap().group(loop).channel(type).handler(new ChannelInboundHandlerAdapter())
                 .connect(address).addListener((ChannelFutureListener) f -> {
                     if (f.isSuccess()) {
-                        f.channel().writeAndFlush(Encoders.cancelRequest(f.channel().alloc(), pid, key))
+                        f.channel().writeAndFlush(Encoders.cancelRequest(f.channel().alloc(), key.processId(), key.secretKey()))
                                 .addListener(ChannelFutureListener.CLOSE);
                     }
                 });

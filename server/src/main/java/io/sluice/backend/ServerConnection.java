@@ -37,8 +37,8 @@ public final class ServerConnection extends ChannelInboundHandlerAdapter impleme
     private final Map<String, String> params = new HashMap<>();
     private State state = State.LOGIN;
     private TransactionStatus status = TransactionStatus.IDLE;
-    /** PostgreSQL's BackendKeyData for this connection (cancel requests, SHOW SERVERS remote_pid). */
-    private BackendMessage.BackendKeyData cancelKey = new BackendMessage.BackendKeyData(0, 0);
+    /** The server's BackendKeyData (cancel requests, SHOW SERVERS remote_pid); null until login delivers it. */
+    private BackendMessage.BackendKeyData cancelKey;
     private ServerListener listener;
     private InternalQuery internal;
     private ServerLogin login;
@@ -94,8 +94,14 @@ public final class ServerConnection extends ChannelInboundHandlerAdapter impleme
         return channel;
     }
 
+    /** What a CancelRequest for this server's query must carry; null before login got it. */
     public BackendMessage.BackendKeyData cancelKey() {
         return cancelKey;
+    }
+
+    /** The backend's process id (SHOW SERVERS remote_pid), 0 before login. */
+    public int backendPid() {
+        return cancelKey == null ? 0 : cancelKey.processId();
     }
 
     public State state() {

@@ -149,7 +149,7 @@ public final class ConfigKeys {
         rows.add(pg("unix_socket_mode", MODE, "0777", F, S));
         rows.add(pg("user", STRING, "", F, S));
         rows.add(pg("verbose", INT, "", R, S));
-        // --- Sluice pool pressure (docs: /work/shared/spec/pressure.md) ---
+        // --- Sluice pool pressure (docs/pressure.md; each key in docs/configuration.md) ---
         rows.add(sluice("db_reserve_pool_size", INT, "0"));
         rows.add(sluice("db_reserve_pool_timeout", TIME, "0"));
         rows.add(sluice("min_connection_lifetime", TIME, "30"));

@@ -63,6 +63,11 @@ public record ConfigSnapshot(
         return fallback.map(f -> f.forAutoDatabase(name));
     }
 
+    /** PgBouncer's [users] &gt; [databases] &gt; [pgbouncer] rules for pool sizes, caps and pool mode. */
+    public Precedence precedence() {
+        return new Precedence(this);
+    }
+
     /**
      * SHOW CONFIG rows in alphabetical key order, PgBouncer's formatting.
      *

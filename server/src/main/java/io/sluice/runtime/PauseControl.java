@@ -1,5 +1,6 @@
 package io.sluice.runtime;
 
+import io.sluice.admin.DatabaseControl;
 import io.sluice.pool.evict.PoolRegistry;
 import io.sluice.pool.pressure.Pool;
 
@@ -11,17 +12,16 @@ import java.util.List;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
-import java.util.concurrent.TimeUnit;
 
 /**
  * PAUSE / RESUME / DISABLE / ENABLE with PgBouncer's meaning: a paused database hands out no
  * server connections (new transactions are held, running ones finish), and PAUSE completes once
  * every server of it is back and closed ("pause mode"). A disabled database refuses new clients.
- * Confined to the server's event loop.
+ * Progress is event-driven: PAUSE completes when the engine reports the last use of the
+ * database's pools ended ({@link PoolRegistry#awaitQuiet}), WAIT_CLOSE when the last
+ * close_needed server's socket closed ({@link #serverGone}). Confined to the server's event loop.
  */
-final class PauseControl {
-    private static final long POLL_MILLIS = 20;
-
+final class PauseControl implements DatabaseControl {
     private final SluiceServer server;
     private boolean pausedAll;
     private final Set<String> pausedDbs = new HashSet<>();
@@ -29,8 +29,14 @@ final class PauseControl {
     private final List<Held> held = new ArrayList<>();
     /** Servers alive when RECONNECT/KILL/PAUSE closed their pool's generation: PgBouncer's close_needed. */
     private final Map<Long, String> closeNeeded = new HashMap<>();
+    private final List<Pending> pausing = new ArrayList<>();
+    private final List<Pending> waitingClose = new ArrayList<>();
 
     private record Held(String database, Runnable checkout) {
+    }
+
+    /** A PAUSE or WAIT_CLOSE not answered yet; {@code database} null = all. */
+    private record Pending(String database, CompletableFuture<Void> done, CompletableFuture<Void> drained) {
     }
 
     PauseControl(SluiceServer server) {
@@ -58,40 +64,46 @@ final class PauseControl {
         }
     }
 
-    CompletionStage<Void> pause(String db) {
+    @Override
+    public CompletionStage<Void> pause(String db) {
+        markPaused(db);
+        Pending p = new Pending(db, new CompletableFuture<>(), server.pools().awaitQuiet(db));
+        pausing.add(p);
+        p.drained().thenRun(() -> {
+            pausing.remove(p);
+            reconnect(db);
+            p.done().complete(null);
+        });
+        return p.done();
+    }
+
+    private void markPaused(String db) {
         if (db == null) {
             pausedAll = true;
         } else {
             pausedDbs.add(db);
         }
-        CompletableFuture<Void> done = new CompletableFuture<>();
-        awaitReleased(db, done);
-        return done;
     }
 
-    private void awaitReleased(String db, CompletableFuture<Void> done) {
-        boolean stillPaused = db == null ? pausedAll : paused(db);
-        if (!stillPaused) {
-            done.complete(null); // resumed before all servers came back
-            return;
+    @Override
+    public void resume(String db) {
+        if (db == null) {
+            pausedAll = false;
+            pausedDbs.clear();
+        } else {
+            pausedDbs.remove(db);
         }
-        List<Pool> pools = pools(db);
-        if (pools.stream().allMatch(PauseControl::quiet)) {
-            reconnect(db);
-            done.complete(null);
-            return;
+        // a PAUSE resumed before all servers came back answers now, without closing them
+        for (Pending p : List.copyOf(pausing)) {
+            if (!(p.database() == null ? pausedAll : paused(p.database()))) {
+                pausing.remove(p);
+                p.drained().cancel(false);
+                p.done().complete(null);
+            }
         }
-        server.loop().schedule(() -> awaitReleased(db, done), POLL_MILLIS, TimeUnit.MILLISECONDS);
-    }
-
-    /**
-     * Nothing of the pool is in use or on its way: no leased or probing server, no connect in
-     * flight and no checkout queued in the engine from before the pause (it would be served,
-     * or open a server, after PAUSE had answered).
-     */
-    private static boolean quiet(Pool p) {
-        var s = p.snapshot();
-        return s.svActive() == 0 && s.svTested() == 0 && s.svLogin() == 0 && s.clWaiting() == 0;
+        List<Held> ready = held.stream().filter(h -> !paused(h.database())).toList();
+        held.removeAll(ready);
+        ready.forEach(h -> h.checkout().run());
     }
 
     private List<Pool> pools(String db) {
@@ -99,22 +111,13 @@ final class PauseControl {
         return registry.pools().stream().filter(p -> db == null || p.key().database().equals(db)).toList();
     }
 
-    void resume(String db) {
-        if (db == null) {
-            pausedAll = false;
-            pausedDbs.clear();
-        } else {
-            pausedDbs.remove(db);
-        }
-        List<Held> ready = held.stream().filter(h -> !paused(h.database())).toList();
-        held.removeAll(ready);
-        ready.forEach(h -> h.checkout().run());
-    }
-
     /** RECONNECT [db]: the pools' current servers become close_needed and close when free. */
-    void reconnect(String db) {
+    @Override
+    public void reconnect(String db) {
         for (Pool p : pools(db)) {
-            p.snapshot().servers().forEach(s -> closeNeeded.put(s.id(), p.key().database()));
+            // only servers whose socket is open: a closed one would never report its close
+            p.snapshot().servers().stream().filter(s -> server.servers().containsKey(s.id()))
+                    .forEach(s -> closeNeeded.put(s.id(), p.key().database()));
             p.reconnect();
         }
     }
@@ -124,31 +127,37 @@ final class PauseControl {
     }
 
     /** WAIT_CLOSE [db]: completes once no close_needed server of the database(s) is alive. */
-    CompletionStage<Void> waitClose(String db) {
-        CompletableFuture<Void> done = new CompletableFuture<>();
-        awaitClosed(db, done);
-        return done;
+    @Override
+    public CompletionStage<Void> waitClose(String db) {
+        Pending p = new Pending(db, new CompletableFuture<>(), null);
+        if (!answerIfClosed(p)) {
+            waitingClose.add(p);
+        }
+        return p.done();
     }
 
-    private void awaitClosed(String db, CompletableFuture<Void> done) {
-        closeNeeded.keySet().removeIf(id -> !server.servers().containsKey(id));
-        if (closeNeeded.values().stream().noneMatch(d -> db == null || d.equals(db))) {
-            done.complete(null);
-            return;
+    /** A server's socket closed: it is no longer close_needed, which may answer a WAIT_CLOSE. */
+    void serverGone(long serverId) {
+        if (closeNeeded.remove(serverId) != null) {
+            waitingClose.removeIf(this::answerIfClosed);
         }
-        server.loop().schedule(() -> awaitClosed(db, done), POLL_MILLIS, TimeUnit.MILLISECONDS);
+    }
+
+    private boolean answerIfClosed(Pending p) {
+        if (closeNeeded.values().stream().anyMatch(d -> p.database() == null || d.equals(p.database()))) {
+            return false;
+        }
+        p.done().complete(null);
+        return true;
     }
 
     /**
      * KILL [db]: the database(s) become paused (new transactions wait for RESUME, as PgBouncer's
      * killed databases do) and every client and server connection of them is dropped now.
      */
-    void kill(String db) {
-        if (db == null) {
-            pausedAll = true;
-        } else {
-            pausedDbs.add(db);
-        }
+    @Override
+    public void kill(String db) {
+        markPaused(db);
         for (io.sluice.session.ClientSession c : List.copyOf(server.clients().all())) {
             if (!c.isConsole() && c.database() != null && (db == null || db.equals(c.database()))) {
                 c.kill("database removed", io.sluice.proto.PgError.fatal("08P01", "database removed"));
@@ -162,11 +171,13 @@ final class PauseControl {
         }
     }
 
-    void disable(String db) {
+    @Override
+    public void disable(String db) {
         disabledDbs.add(db);
     }
 
-    void enable(String db) {
+    @Override
+    public void enable(String db) {
         disabledDbs.remove(db);
     }
 }

@@ -2,11 +2,12 @@ package io.sluice.runtime;
 
 import io.sluice.backend.BackendCredentials;
 import io.sluice.backend.BackendTarget;
+import io.sluice.backend.ScramKeyCache;
 import io.sluice.config.ConfigSnapshot;
 import io.sluice.config.DatabaseEntry;
-import io.sluice.config.PoolMode;
+import io.sluice.config.PoolSizing;
+import io.sluice.config.Precedence;
 import io.sluice.config.UserEntry;
-import io.sluice.config.userlist.Secret;
 import io.sluice.pool.PoolKey;
 import io.sluice.pool.PoolSettings;
 import io.sluice.proto.PgError;
@@ -21,13 +22,13 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import java.util.function.Function;
 import java.util.stream.Collectors;
 
 /**
- * Resolves PgBouncer's precedence rules against one config snapshot: [users] over [databases]
- * over [pgbouncer] for pool mode, pool size and the per-user timeouts; forced users; where and
- * with which secret a pool's servers log in. Pure: no state besides the snapshot.
+ * Turns one config snapshot into what the engine and the sessions need: a client's route (forced
+ * user, pool mode, the per-user timeouts), a pool's settings (sizes and caps resolved by
+ * {@link Precedence}), where and with which secret a pool's servers log in. Pure: no state
+ * besides the snapshot.
  */
 public final class Routing {
     public static final String CONSOLE_DB = "pgbouncer";
@@ -55,22 +56,20 @@ public final class Routing {
             return new RouteLookup.Refused(PgError.fatal(SqlState.PROTOCOL_VIOLATION, "bouncer config error"));
         }
         String poolUser = db.user().orElse(user);
+        Precedence rules = config.precedence();
         Optional<UserEntry> u = Optional.ofNullable(config.users().get(user));
-        PoolMode mode = u.flatMap(UserEntry::poolMode).or(db::poolMode).orElse(config.poolMode());
         var s = config.settings();
         return new RouteLookup.Pooled(new Route(
                 new PoolKey(database, poolUser),
-                mode,
+                rules.pool(db, poolUser).poolMode(),
                 config.serverResetQuery(),
                 s.flag("server_reset_query_always"),
                 u.flatMap(UserEntry::queryTimeout).map(Duration::toNanos).orElse(s.nanos("query_timeout")),
                 u.flatMap(UserEntry::idleTransactionTimeout).map(Duration::toNanos).orElse(s.nanos("idle_transaction_timeout")),
                 u.flatMap(UserEntry::clientIdleTimeout).map(Duration::toNanos).orElse(s.nanos("client_idle_timeout")),
                 u.flatMap(UserEntry::transactionTimeout).map(Duration::toNanos).orElse(s.nanos("transaction_timeout")),
-                db.maxDbClientConnections().orElse(s.intValue("max_db_client_connections")),
-                u.flatMap(x -> x.maxUserClientConnections().isPresent()
-                        ? Optional.of(x.maxUserClientConnections().getAsInt()) : Optional.empty())
-                        .orElse(s.intValue("max_user_client_connections"))));
+                rules.maxDbClientConnections(db),
+                rules.maxUserClientConnections(user)));
     }
 
     private DatabaseEntry entry(PoolKey key) {
@@ -79,24 +78,16 @@ public final class Routing {
     }
 
     public PoolSettings poolSettings(PoolKey key) {
-        DatabaseEntry db = entry(key);
-        Optional<UserEntry> u = Optional.ofNullable(config.users().get(key.user()));
+        PoolSizing p = config.precedence().pool(entry(key), key.user());
         var s = config.settings();
-        int poolSize = u.filter(x -> x.poolSize().isPresent()).map(x -> x.poolSize().getAsInt())
-                .orElse(db.poolSize().orElse(config.defaultPoolSize()));
-        int reserve = u.filter(x -> x.reservePoolSize().isPresent()).map(x -> x.reservePoolSize().getAsInt())
-                .orElse(db.reservePoolSize().orElse(config.reservePoolSize()));
-        long lifetime = db.serverLifetime().orElse(config.serverLifetime()).toNanos();
-        int maxUser = u.filter(x -> x.maxUserConnections().isPresent()).map(x -> x.maxUserConnections().getAsInt())
-                .orElse(config.maxUserConnections());
         return new PoolSettings(
-                poolSize,
-                Math.min(poolSize, db.minPoolSize().orElse(config.minPoolSize())),
-                reserve,
+                p.poolSize(),
+                Math.min(p.poolSize(), p.minPoolSize()),
+                p.reservePoolSize(),
                 config.reservePoolTimeout().toNanos(),
                 // PgBouncer: 0 = wait forever; existing configs must keep that meaning.
                 config.queryWaitTimeout().isZero() ? Long.MAX_VALUE : config.queryWaitTimeout().toNanos(),
-                lifetime,
+                p.serverLifetime().toNanos(),
                 config.serverIdleTimeout().toNanos(),
                 s.nanos("server_check_delay"),
                 config.serverCheckQuery().isPresent(),
@@ -106,16 +97,16 @@ public final class Routing {
                 config.fastRetries(),
                 config.maxParallelCreates(),
                 config.retainConnectionsTime().toNanos(),
-                db.maxDbConnections().orElse(config.maxDbConnections()),
-                maxUser,
+                p.maxDbConnections(),
+                p.maxUserConnections(),
                 config.minGuaranteedPoolSize(),
                 config.minConnectionLifetime().toNanos(),
                 config.dbReservePoolSize(),
                 config.dbReservePoolTimeout().toNanos());
     }
 
-    /** Where the pool's servers are and how they log in; {@code scramKeys} gives cached pass-through keys. */
-    public BackendTarget target(PoolKey key, Function<String, byte[][]> scramKeys) {
+    /** Where the pool's servers are and how they log in; {@code scramKeys} holds pass-through keys. */
+    public BackendTarget target(PoolKey key, ScramKeyCache scramKeys) {
         DatabaseEntry db = entry(key);
         Map<String, String> startup = new LinkedHashMap<>();
         startup.put("user", key.user());
@@ -125,11 +116,7 @@ public final class Routing {
         db.timezone().ifPresent(v -> startup.put("timezone", v));
         db.applicationName().ifPresent(v -> startup.put("application_name", v));
         String password = db.hasForcedUser() && !db.password().isEmpty() ? db.password() : secret(key.user());
-        boolean scram = password != null && Secret.kindOf(password) == Secret.Kind.SCRAM;
-        byte[][] keys = scram ? scramKeys.apply(key.user()) : null;
-        String plainOrMd5 = scram ? null : password;
-        BackendCredentials creds = new BackendCredentials(key.user(), plainOrMd5,
-                keys == null ? null : keys[0], keys == null ? null : keys[1]);
+        BackendCredentials creds = scramKeys.credentials(key.user(), password);
         String host = db.hosts().isEmpty() ? null : db.hosts().get(0);
         return new BackendTarget(host, db.port(), startup, creds, db.connectQuery().orElse(null),
                 config.settings().nanos("server_connect_timeout"));

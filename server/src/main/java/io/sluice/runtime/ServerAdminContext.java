@@ -2,6 +2,7 @@ package io.sluice.runtime;
 
 import io.sluice.admin.AdminContext;
 import io.sluice.admin.ConfigRow;
+import io.sluice.admin.DatabaseControl;
 import io.sluice.admin.DatabaseRow;
 import io.sluice.admin.DnsHostRow;
 import io.sluice.admin.ListCounts;
@@ -90,17 +91,15 @@ final class ServerAdminContext implements AdminContext {
     }
 
     private DatabaseRow row(DatabaseEntry e) {
-        ConfigSnapshot c = cfg();
+        var rules = cfg().precedence();
         int current = server.pools().databaseLimit(e.name()).used();
         List<String> hosts = e.hosts();
         return new DatabaseRow(e.name(), e.host().orElse(null), e.port(), e.dbname(), e.user().orElse(null),
-                e.poolSize().orElse(c.defaultPoolSize()), e.minPoolSize().orElse(c.minPoolSize()),
-                e.reservePoolSize().orElse(c.reservePoolSize()),
-                (int) e.serverLifetime().orElse(c.serverLifetime()).toSeconds(),
+                rules.poolSize(e), rules.minPoolSize(e), rules.reservePoolSize(e),
+                (int) rules.serverLifetime(e).toSeconds(),
                 e.poolMode().map(m -> m.configName()).orElse(null),
                 hosts.size() > 1 ? e.loadBalanceHosts().toString() : null,
-                e.maxDbConnections().orElse(c.maxDbConnections()), current,
-                e.maxDbClientConnections().orElse(c.settings().intValue("max_db_client_connections")),
+                rules.maxDbConnections(e), current, rules.maxDbClientConnections(e),
                 server.clients().clientsOfDatabase(e.name()), server.pauseControl().paused(e.name()),
                 server.pauseControl().disabled(e.name()));
     }
@@ -170,7 +169,7 @@ final class ServerAdminContext implements AdminContext {
                         conn.remote().address(), conn.remote().port(), conn.local().address(), conn.local().port(),
                         conn.connectTimeMillis(), conn.requestTimeMillis(), 0,
                         server.pauseControl().closeNeeded(conn.id()), conn.id(),
-                        linkedClient.get(conn.id()), conn.cancelKey().processId(), "", conn.applicationName(), 0, conn.id(),
+                        linkedClient.get(conn.id()), conn.backendPid(), "", conn.applicationName(), 0, conn.id(),
                         SocketBuffers.NONE));
             }
         }
@@ -202,12 +201,8 @@ final class ServerAdminContext implements AdminContext {
                     u.filter(x -> x.poolSize().isPresent()).map(x -> x.poolSize().getAsInt()).orElse(null),
                     u.filter(x -> x.reservePoolSize().isPresent()).map(x -> x.reservePoolSize().getAsInt()).orElse(null),
                     u.flatMap(x -> x.poolMode()).map(m -> m.configName()).orElse(null),
-                    u.filter(x -> x.maxUserConnections().isPresent()).map(x -> x.maxUserConnections().getAsInt())
-                            .orElse(c.maxUserConnections()),
-                    server.pools().userLimit(name).used(),
-                    u.filter(x -> x.maxUserClientConnections().isPresent())
-                            .map(x -> x.maxUserClientConnections().getAsInt())
-                            .orElse(c.settings().intValue("max_user_client_connections")),
+                    c.precedence().maxUserConnections(name), server.pools().userLimit(name).used(),
+                    c.precedence().maxUserClientConnections(name),
                     server.clients().clientsOfUser(name)));
         }
         return rows;
@@ -223,7 +218,7 @@ final class ServerAdminContext implements AdminContext {
     @Override
     public List<StatsRow> stats() {
         List<StatsRow> rows = new ArrayList<>();
-        for (DatabaseStats d : server.allStats().values()) {
+        for (DatabaseStats d : server.stats().all()) {
             rows.add(new StatsRow(d.database(), counters(d.totals()), counters(d.averages())));
         }
         return rows;
@@ -231,23 +226,12 @@ final class ServerAdminContext implements AdminContext {
 
     @Override
     public StatsCounters totalCounters() {
-        return sum(true);
+        return counters(server.stats().totals());
     }
 
     @Override
     public StatsCounters totalAverages() {
-        return sum(false);
-    }
-
-    private StatsCounters sum(boolean totals) {
-        long[] acc = new long[DatabaseStats.FIELDS];
-        for (DatabaseStats d : server.allStats().values()) {
-            long[] v = totals ? d.totals() : d.averages();
-            for (int i = 0; i < acc.length; i++) {
-                acc[i] += v[i];
-            }
-        }
-        return counters(acc);
+        return counters(server.stats().averages());
     }
 
     @Override
@@ -319,39 +303,14 @@ final class ServerAdminContext implements AdminContext {
     }
 
     @Override
-    public CompletionStage<Void> pause(String database) {
-        return server.pauseControl().pause(database);
-    }
-
-    @Override
-    public void resume(String database) {
-        server.pauseControl().resume(database);
+    public DatabaseControl control() {
+        return server.pauseControl();
     }
 
     @Override
     public CompletionStage<Void> suspend() {
         // SUSPEND exists to hand sockets to a new process in an online restart, which Sluice lacks.
         return notYet("SUSPEND (Sluice has no online restart for it to prepare)");
-    }
-
-    @Override
-    public void disable(String database) {
-        server.pauseControl().disable(database);
-    }
-
-    @Override
-    public void enable(String database) {
-        server.pauseControl().enable(database);
-    }
-
-    @Override
-    public void reconnect(String database) {
-        server.pauseControl().reconnect(database);
-    }
-
-    @Override
-    public void kill(String database) {
-        server.pauseControl().kill(database);
     }
 
     @Override
@@ -362,11 +321,6 @@ final class ServerAdminContext implements AdminContext {
         }
         c.kill("admin forced disconnect", io.sluice.proto.PgError.fatal("08P01", "admin forced disconnect"));
         return true;
-    }
-
-    @Override
-    public CompletionStage<Void> waitClose(String database) {
-        return server.pauseControl().waitClose(database);
     }
 
     @Override

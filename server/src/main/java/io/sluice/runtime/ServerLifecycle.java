@@ -8,7 +8,6 @@ import io.sluice.log.Log;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.concurrent.CompletionStage;
-import java.util.concurrent.TimeUnit;
 
 /**
  * What signals do to a running {@link SluiceServer} (PgBouncer 1.25 semantics). Every method
@@ -61,7 +60,7 @@ final class ServerLifecycle implements Lifecycle {
         server.markShuttingDown();
         server.loop().execute(() -> {
             server.listeners().closeTcp();
-            waitThenStop(() -> server.clients().total() == 0, "client connections dropped, exiting");
+            stopWhen(server.noClients(), "client connections dropped, exiting");
         });
     }
 
@@ -71,18 +70,16 @@ final class ServerLifecycle implements Lifecycle {
         server.loop().execute(() -> {
             server.listeners().closeTcp();
             server.pauseControl().pause(null);
-            waitThenStop(() -> server.pools().snapshots().stream().allMatch(p -> p.svActive() == 0),
-                    "server connections dropped, exiting");
+            stopWhen(server.pools().awaitNoneLent(), "server connections dropped, exiting");
         });
     }
 
-    private void waitThenStop(java.util.function.BooleanSupplier done, String message) {
-        if (done.getAsBoolean()) {
+    /** Both waits complete on the loop, from the event that ended the last use. */
+    private void stopWhen(CompletionStage<Void> drained, String message) {
+        drained.thenRun(() -> {
             Log.global().info(message);
             server.stopNow(0);
-        } else {
-            server.loop().schedule(() -> waitThenStop(done, message), 100, TimeUnit.MILLISECONDS);
-        }
+        });
     }
 
     @Override

@@ -61,24 +61,9 @@ public final class Signals {
                 log.info("got SIGHUP, re-reading config");
                 lifecycle.reload();
             }
-            case "TERM" -> {
-                if (lifecycle.shuttingDown()) {
-                    log.info("got SIGTERM while shutting down, fast exit");
-                    lifecycle.shutdownNow();
-                } else {
-                    log.info("got SIGTERM, shutting down, waiting for all clients disconnect");
-                    lifecycle.shutdownWaitForClients();
-                }
-            }
-            case "INT" -> {
-                if (lifecycle.shuttingDown()) {
-                    log.info("got SIGINT while shutting down, fast exit");
-                    lifecycle.shutdownNow();
-                } else {
-                    log.info("got SIGINT, shutting down, waiting for all servers connections to be released");
-                    lifecycle.shutdownWaitForServers();
-                }
-            }
+            case "TERM" -> shutdown(name, "waiting for all clients disconnect", lifecycle::shutdownWaitForClients);
+            case "INT" -> shutdown(name, "waiting for all servers connections to be released",
+                    lifecycle::shutdownWaitForServers);
             case "USR1" -> {
                 if (lifecycle.pauseMode() == PauseMode.NONE) {
                     log.info("got SIGUSR1, pausing all activity");
@@ -93,6 +78,17 @@ public final class Signals {
                 fastExit.run();
             }
             default -> throw new IllegalArgumentException("not a handled signal: " + name);
+        }
+    }
+
+    /** SIGTERM and SIGINT: the first starts a graceful shutdown, a second one while it runs exits at once. */
+    private void shutdown(String name, String waitingFor, Runnable graceful) {
+        if (lifecycle.shuttingDown()) {
+            log.info("got SIG" + name + " while shutting down, fast exit");
+            lifecycle.shutdownNow();
+        } else {
+            log.info("got SIG" + name + ", shutting down, " + waitingFor);
+            graceful.run();
         }
     }
 

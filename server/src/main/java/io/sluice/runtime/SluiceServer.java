@@ -5,9 +5,13 @@ import io.netty.channel.EventLoop;
 import io.netty.channel.EventLoopGroup;
 import io.sluice.backend.CancelForwarder;
 import io.sluice.backend.NettyServerConnector;
+import io.sluice.backend.ScramKeyCache;
+import io.sluice.backend.WelcomeCache;
 import io.sluice.backend.ServerConnection;
 import io.sluice.config.ConfigSnapshot;
 import io.sluice.log.Log;
+import io.sluice.net.AfterInactive;
+import io.sluice.net.EventLoopScheduler;
 import io.sluice.net.Listeners;
 import io.sluice.net.Transport;
 import io.sluice.pool.PoolKey;
@@ -21,16 +25,17 @@ import io.sluice.session.RouteLookup;
 import io.sluice.session.SessionContext;
 import io.sluice.session.SessionSettings;
 import io.sluice.stats.DatabaseStats;
+import io.sluice.stats.StatsRegistry;
 import io.sluice.util.Clock;
 import io.sluice.util.Randomness;
 
 import java.io.IOException;
-import java.util.HashMap;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -45,10 +50,9 @@ public final class SluiceServer implements SessionContext {
     private final PoolRegistry pools;
     private final EventLoopScheduler scheduler;
     private final ClientRegistry clients = new ClientRegistry();
-    private final Map<String, DatabaseStats> stats = new TreeMap<>();
-    private final Map<PoolKey, Map<String, String>> welcome = new HashMap<>();
-    private final Map<PoolKey, List<WelcomeCallback>> welcomeWaiters = new HashMap<>();
-    private final Map<String, byte[][]> scramKeys = new HashMap<>();
+    private final StatsRegistry stats = new StatsRegistry();
+    private final WelcomeCache welcome = new WelcomeCache(this::checkout);
+    private final ScramKeyCache scramKeys = new ScramKeyCache();
     private final Map<Long, ServerConnection> servers = new LinkedHashMap<>();
     private final Listeners listeners;
     private final CancelForwarder cancels;
@@ -61,6 +65,8 @@ public final class SluiceServer implements SessionContext {
     private Console console;
     private final PauseControl pause = new PauseControl(this);
     private volatile boolean shuttingDown;
+    private final AfterInactive departures = new AfterInactive(this::clientLeft);
+    private final List<CompletableFuture<Void>> noClients = new ArrayList<>();
     private io.sluice.metrics.PrometheusEndpoint metrics;
 
     public SluiceServer(ConfigSnapshot config) {
@@ -71,7 +77,7 @@ public final class SluiceServer implements SessionContext {
         this.loop = group.next();
         String socketDir = config.unixSocketDir();
         NettyServerConnector connector = new NettyServerConnector(loop, transport,
-                key -> routing.target(key, scramKeys::get), socketDir, this::serverCreated);
+                key -> routing.target(key, scramKeys), socketDir, this::serverCreated);
         this.scheduler = new EventLoopScheduler(loop);
         this.pools = new PoolRegistry(key -> routing.poolSettings(key), connector, new LoggingPoolEvents(this),
                 Clock.SYSTEM, scheduler, Randomness.threadLocal());
@@ -99,28 +105,16 @@ public final class SluiceServer implements SessionContext {
     private void scheduleStats() {
         long period = Math.max(1, routing.config().settings().integer("stats_period"));
         loop.schedule(() -> {
-            double seconds = period;
-            long[] sum = new long[DatabaseStats.FIELDS];
-            for (DatabaseStats d : stats.values()) {
-                d.rollPeriod(seconds);
-                long[] a = d.averages();
-                for (int i = 0; i < sum.length; i++) {
-                    sum[i] += a[i];
-                }
-            }
+            long[] avg = stats.rollPeriod(period);
             if (routing.config().settings().flag("log_stats")) {
-                Log.global().info(String.format("stats: %d xacts/s, %d queries/s, %d client parses/s, %d server parses/s,"
-                                + " %d binds/s, in %d B/s, out %d B/s, xact %d us, query %d us, wait %d us",
-                        sum[DatabaseStats.XACTS], sum[DatabaseStats.QUERIES], sum[DatabaseStats.CLIENT_PARSE],
-                        sum[DatabaseStats.SERVER_PARSE], sum[DatabaseStats.BIND], sum[DatabaseStats.RECEIVED],
-                        sum[DatabaseStats.SENT], sum[DatabaseStats.XACT_TIME], sum[DatabaseStats.QUERY_TIME],
-                        sum[DatabaseStats.WAIT_TIME]));
+                Log.global().info(StatsRegistry.logLine(avg));
             }
             scheduleStats();
         }, period, TimeUnit.SECONDS);
     }
 
     private void accepted(Channel ch, boolean unix) {
+        ch.pipeline().addLast("departure", departures);
         ch.pipeline().addLast("startup", new StartupDecoder(loginPacketLimit));
         ch.pipeline().addLast("session", new ClientSession(this, unix));
     }
@@ -128,7 +122,25 @@ public final class SluiceServer implements SessionContext {
     private void serverCreated(ServerConnection conn) {
         conn.checkQuery(routing.config().serverCheckQuery().orElse(""));
         servers.put(conn.id(), conn);
-        conn.channel().closeFuture().addListener(f -> servers.remove(conn.id()));
+        conn.channel().closeFuture().addListener(f -> {
+            servers.remove(conn.id());
+            pause.serverGone(conn.id());
+        });
+    }
+
+    /** Completes on the loop once no client is connected (SHUTDOWN WAIT_FOR_CLIENTS). */
+    CompletionStage<Void> noClients() {
+        CompletableFuture<Void> f = new CompletableFuture<>();
+        noClients.add(f);
+        clientLeft();
+        return f;
+    }
+
+    private void clientLeft() {
+        if (clients.total() == 0) {
+            List.copyOf(noClients).forEach(f -> f.complete(null));
+            noClients.clear();
+        }
     }
 
     // ---- accessors for runtime and the console ------------------------------------------------
@@ -155,7 +167,7 @@ public final class SluiceServer implements SessionContext {
         return pools;
     }
 
-    public Map<String, DatabaseStats> allStats() {
+    public StatsRegistry stats() {
         return stats;
     }
 
@@ -243,7 +255,7 @@ public final class SluiceServer implements SessionContext {
 
     @Override
     public void rememberScramKeys(String user, byte[] clientKey, byte[] serverKey) {
-        scramKeys.put(user, new byte[][] {clientKey, serverKey});
+        scramKeys.remember(user, clientKey, serverKey);
     }
 
     @Override
@@ -258,42 +270,12 @@ public final class SluiceServer implements SessionContext {
 
     @Override
     public void welcome(PoolKey key, WelcomeCallback callback) {
-        Map<String, String> known = welcome.get(key);
-        if (known != null) {
-            callback.welcome(known);
-            return;
-        }
-        List<WelcomeCallback> waiting = welcomeWaiters.get(key);
-        if (waiting != null) {
-            waiting.add(callback);
-            return;
-        }
-        List<WelcomeCallback> first = new java.util.ArrayList<>(List.of(callback));
-        welcomeWaiters.put(key, first);
-        checkout(key, new Waiter() {
-            @Override
-            public boolean isAlive() {
-                return true;
-            }
-
-            @Override
-            public void granted(io.sluice.pool.Lease lease) {
-                Map<String, String> learned = Map.copyOf(((ServerConnection) lease.server()).params());
-                lease.release();
-                welcome.put(key, learned);
-                welcomeWaiters.remove(key).forEach(c -> c.welcome(learned));
-            }
-
-            @Override
-            public void failed(io.sluice.pool.CheckoutFailure failure) {
-                welcomeWaiters.remove(key).forEach(c -> c.failed(failure));
-            }
-        });
+        welcome.request(key, callback);
     }
 
     @Override
     public DatabaseStats stats(String database) {
-        return stats.computeIfAbsent(database, DatabaseStats::new);
+        return stats.of(database);
     }
 
     @Override

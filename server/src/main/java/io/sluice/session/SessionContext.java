@@ -1,10 +1,9 @@
 package io.sluice.session;
 
+import io.sluice.backend.WelcomeCache;
 import io.sluice.pool.PoolKey;
 import io.sluice.pool.Waiter;
 import io.sluice.stats.DatabaseStats;
-
-import java.util.Map;
 
 /** Everything a client session needs from the rest of Sluice; implemented by runtime. */
 public interface SessionContext {
@@ -37,10 +36,7 @@ public interface SessionContext {
     void welcome(PoolKey key, WelcomeCallback callback);
 
     /** Receives the greeting parameters, or why they could not be learned. On the event loop. */
-    interface WelcomeCallback {
-        void welcome(Map<String, String> params);
-
-        void failed(io.sluice.pool.CheckoutFailure failure);
+    interface WelcomeCallback extends WelcomeCache.Callback {
     }
 
     DatabaseStats stats(String database);

@@ -11,7 +11,7 @@ import java.util.concurrent.CompletionStage;
  * recorded in {@link #calls}, and the waits (PAUSE, SUSPEND, WAIT_CLOSE, RELOAD) are futures the
  * test completes when it wants.
  */
-class FakeAdminContext implements AdminContext {
+class FakeAdminContext implements AdminContext, DatabaseControl {
 
     static final long NOW_MILLIS = 1_796_035_042_000L; // 2026-11-30 10:37:22 UTC
 
@@ -176,6 +176,11 @@ class FakeAdminContext implements AdminContext {
     @Override
     public void resume(String database) {
         calls.add("resume " + database);
+    }
+
+    @Override
+    public DatabaseControl control() {
+        return this;
     }
 
     @Override

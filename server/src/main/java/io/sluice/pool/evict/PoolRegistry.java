@@ -21,6 +21,7 @@ import java.util.Set;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
 import java.util.function.Function;
 
 /**
@@ -49,12 +50,14 @@ public final class PoolRegistry {
     private final Map<String, Coordinator> coordinators = new HashMap<>();
     private final Set<String> plainDatabases = new HashSet<>();
     private final PoolEvictionSource evictionSource;
+    private final PoolDrain drain;
 
     public PoolRegistry(Function<PoolKey, PoolSettings> settingsFor, ServerConnector connector, PoolEvents events,
                         Clock clock, Scheduler scheduler, Randomness random) {
         this.settingsFor = settingsFor;
         this.connector = connector;
-        this.events = events;
+        this.drain = new PoolDrain(events, this::pools, scheduler);
+        this.events = drain;
         this.clock = clock;
         this.scheduler = scheduler;
         this.random = random;
@@ -171,6 +174,20 @@ public final class PoolRegistry {
         for (Pool p : pools()) {
             p.closeAll(reason);
         }
+    }
+
+    /**
+     * PAUSE: completes once no pool of {@code database} (all pools when null) has a server lent
+     * out or probing, a connect in flight or a checkout queued. Event-driven, no polling;
+     * completing or cancelling the result from outside ends the wait.
+     */
+    public CompletableFuture<Void> awaitQuiet(String database) {
+        return drain.await(key -> database == null || key.database().equals(database), PoolDrain::quiet);
+    }
+
+    /** SHUTDOWN WAIT_FOR_SERVERS: completes once no pool has a server lent out. */
+    public CompletableFuture<Void> awaitNoneLent() {
+        return drain.await(key -> true, PoolDrain::noneLent);
     }
 
     public List<PoolSnapshot> snapshots() {

@@ -344,9 +344,13 @@ final class Checkout {
         }
     }
 
-    /** The client left: drop out silently. */
+    /** The client left: drop out without an answer. */
     void abandon() {
+        if (phase == Phase.DONE) {
+            return;
+        }
         finish();
+        pool.events().checkoutAbandoned(pool.key());
     }
 
     private void onDeadline() {

@@ -24,6 +24,7 @@ final class PoolLease implements Lease {
     public void release() {
         end();
         pool.release(server);
+        pool.events().serverReleased(pool.key(), server.handle().id());
     }
 
     @Override

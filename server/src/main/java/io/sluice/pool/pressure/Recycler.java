@@ -94,6 +94,7 @@ final class Recycler {
             owner.grant(s);
         } else {
             pool.offer(s);
+            pool.events().serverReleased(pool.key(), s.handle().id());
         }
     }
 }

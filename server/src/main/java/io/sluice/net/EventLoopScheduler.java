@@ -1,15 +1,15 @@
-package io.sluice.runtime;
+package io.sluice.net;
 
 import io.netty.channel.EventLoop;
 import io.sluice.util.Scheduler;
 
 import java.util.concurrent.TimeUnit;
 
-/** The engine's {@link Scheduler} on a Netty event loop. */
-final class EventLoopScheduler implements Scheduler {
+/** The pool engine's {@link Scheduler} on a Netty event loop: timers and deferred tasks on that loop. */
+public final class EventLoopScheduler implements Scheduler {
     private final EventLoop loop;
 
-    EventLoopScheduler(EventLoop loop) {
+    public EventLoopScheduler(EventLoop loop) {
         this.loop = loop;
     }
 

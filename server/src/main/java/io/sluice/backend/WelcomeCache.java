@@ -1,0 +1,79 @@
+package io.sluice.backend;
+
+import io.sluice.pool.CheckoutFailure;
+import io.sluice.pool.Lease;
+import io.sluice.pool.PoolKey;
+import io.sluice.pool.ServerHandle;
+import io.sluice.pool.Waiter;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.BiConsumer;
+import java.util.function.Function;
+
+/**
+ * The ParameterStatus values each pool's servers greet with, which a new client of the pool is
+ * greeted with in turn (PgBouncer's welcome message and wait_for_welcome). Learned once per pool:
+ * the first client triggers one checkout, and that server's parameters answer it and every
+ * client that asked meanwhile, so a login burst costs one connect, not one each. Event loop only.
+ */
+public final class WelcomeCache {
+    /** Receives the greeting parameters, or why they could not be learned. On the event loop. */
+    public interface Callback {
+        void welcome(Map<String, String> params);
+
+        void failed(CheckoutFailure failure);
+    }
+
+    private final BiConsumer<PoolKey, Waiter> checkout;
+    private final Function<ServerHandle, Map<String, String>> paramsOf;
+    private final Map<PoolKey, Map<String, String>> known = new HashMap<>();
+    private final Map<PoolKey, List<Callback>> waiting = new HashMap<>();
+
+    /** Learns through {@code checkout}, reading each {@link ServerConnection}'s parameters. */
+    public WelcomeCache(BiConsumer<PoolKey, Waiter> checkout) {
+        this(checkout, server -> ((ServerConnection) server).params());
+    }
+
+    WelcomeCache(BiConsumer<PoolKey, Waiter> checkout, Function<ServerHandle, Map<String, String>> paramsOf) {
+        this.checkout = checkout;
+        this.paramsOf = paramsOf;
+    }
+
+    /** Answers at once when the pool's parameters are known; otherwise when one server has told them. */
+    public void request(PoolKey key, Callback callback) {
+        Map<String, String> params = known.get(key);
+        if (params != null) {
+            callback.welcome(params);
+            return;
+        }
+        List<Callback> queue = waiting.get(key);
+        if (queue != null) {
+            queue.add(callback);
+            return;
+        }
+        waiting.put(key, new ArrayList<>(List.of(callback)));
+        checkout.accept(key, new Waiter() {
+            @Override
+            public boolean isAlive() {
+                return true;
+            }
+
+            @Override
+            public void granted(Lease lease) {
+                Map<String, String> learned = Map.copyOf(paramsOf.apply(lease.server()));
+                lease.release();
+                known.put(key, learned);
+                waiting.remove(key).forEach(c -> c.welcome(learned));
+            }
+
+            @Override
+            public void failed(CheckoutFailure failure) {
+                // not remembered: the next client tries again (the server may be back by then)
+                waiting.remove(key).forEach(c -> c.failed(failure));
+            }
+        });
+    }
+}

@@ -67,4 +67,30 @@ class FrameDecoderTest {
         assertEquals(1005, frames.get(1).length(), "small relay-only messages stay whole too");
         frames.forEach(Frame::release);
     }
+
+    @Test
+    void bytesAlreadyPassedOnAreDroppedEvenWhileTheReaderLagsBehind() {
+        var ch = new EmbeddedChannel(new FrameDecoder(Integer.MAX_VALUE, "Dd"));
+        ByteBuf stream = Unpooled.buffer();
+        for (int i = 0; i < 20_000; i++) {
+            stream.writeBytes(message('D', 1000));
+        }
+        List<Frame> unwritten = new ArrayList<>();
+        int largestCumulation = 0;
+        while (stream.isReadable()) {
+            // the client took the previous read's frames only after that read had ended (its
+            // readComplete saw them unwritten), but before the next read came in
+            unwritten.forEach(Frame::release);
+            unwritten.clear();
+            ch.writeInbound(Unpooled.copiedBuffer(stream.readSlice(Math.min(65_536, stream.readableBytes()))));
+            Frame f;
+            while ((f = ch.readInbound()) != null) {
+                largestCumulation = Math.max(largestCumulation, f.bytes().unwrap().capacity());
+                unwritten.add(f);
+            }
+        }
+        unwritten.forEach(Frame::release);
+        stream.release();
+        assertTrue(largestCumulation < 1 << 20, "20 MB went through; the cumulation grew to " + largestCumulation);
+    }
 }

@@ -134,7 +134,7 @@ final class ServerAdminContext implements AdminContext {
     public List<SocketRow> clients() {
         List<SocketRow> rows = new ArrayList<>();
         long now = server.clock().nanoTime();
-        for (ClientSession c : server.clients().loggedIn()) {
+        for (ClientSession c : server.clients().byPool()) {
             String state = switch (c.state()) {
                 case WAITING -> "waiting";
                 case ACTIVE -> "active";

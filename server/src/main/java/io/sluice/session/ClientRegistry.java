@@ -113,7 +113,7 @@ public final class ClientRegistry {
     }
 
     /** Logged-in clients, pool by pool: active ones (idle, then linked), then waiting ones. */
-    public List<ClientSession> loggedIn() {
+    public List<ClientSession> byPool() {
         List<ClientSession> all = new ArrayList<>();
         for (var perState : pools.values()) {
             for (ClientSession.State st : List.of(ClientSession.State.IDLE, ClientSession.State.ACTIVE,

@@ -5,7 +5,9 @@
 #
 # One run is noise: for each client count the poolers take turns, ROUNDS times (the order
 # rotates each round, so none always runs first), and the summary gives per pooler the median
-# TPS and median average latency of its runs, then the ratios Sluice/PgBouncer and
+# TPS, median average latency and median pooler CPU time per transaction (user + system of the
+# listening process over the run, divided by the transactions pgbench counted) of its runs,
+# then the ratios Sluice/PgBouncer and
 # Sluice/base (medians; > 1 means more TPS or more latency). Each pooler first gets one
 # unmeasured warm-up run of WARMUP seconds, so a cold JVM is not what gets measured.
 #
@@ -58,19 +60,30 @@ fi
 SLUICE_JAR="$jar" "$here/server/src/main/dist/bin/sluice" -q "$work/sluice.ini" & pids+=($!)
 [ -z "$base_jar" ] || { SLUICE_JAR="$base_jar" "$here/server/src/main/dist/bin/sluice" -q "$work/sluice-base.ini" & pids+=($!); }
 for p in "${ports[@]}"; do wait_port "$p"; done
+# the process that listens on each port (the JVM for Sluice, not its launcher): its CPU time
+# per transaction is the pooler's cost, which the machine's noise disturbs less than TPS
+pooler_pids=()
+for p in "${ports[@]}"; do
+  pooler_pids+=("$(ss -Hltnp "sport = :$p" | sed -n 's/.*pid=\([0-9]*\).*/\1/p' | head -1)")
+done
+cpu_ticks() { awk '{print $14 + $15}' "/proc/$1/stat"; }
+tick_us=$(( 1000000 / $(getconf CLK_TCK) ))
 
-run() { # $1 port, $2 clients, $3 seconds -> "tps lat_ms"
-  local out tps lat threads=$(( $2 < 2 ? $2 : 2 ))
+run() { # $1 port, $2 clients, $3 seconds, $4 pooler pid -> "tps lat_ms cpu_us_per_xact"
+  local out tps lat xacts before after threads=$(( $2 < 2 ? $2 : 2 ))
+  before=$(cpu_ticks "$4")
   out=$("$pgbin/pgbench" -n -S -M extended -c "$2" -j "$threads" -T "$3" -h 127.0.0.1 -p "$1" -U postgres postgres 2>&1)
+  after=$(cpu_ticks "$4")
   tps=$(sed -n 's/^tps = \([0-9.]*\).*/\1/p' <<<"$out")
   lat=$(sed -n 's/^latency average = \([0-9.]*\) ms/\1/p' <<<"$out")
+  xacts=$(sed -n 's/^number of transactions actually processed: \([0-9]*\).*/\1/p' <<<"$out")
   [ -n "$tps" ] || echo "pgbench failed on port $1 with $2 clients: $(tail -3 <<<"$out")" >&2
-  echo "${tps:-0} ${lat:-0}"
+  echo "${tps:-0} ${lat:-0} $(python3 -c "print(f'{($after - $before) * $tick_us / max(${xacts:-0}, 1):.1f}')")"
 }
 
 if [ "$warmup" -gt 0 ]; then
   top=$(printf '%s\n' "${clients[@]}" | sort -n | tail -1)
-  for i in "${!names[@]}"; do run "${ports[$i]}" "$top" "$warmup" >/dev/null; done
+  for i in "${!names[@]}"; do run "${ports[$i]}" "$top" "$warmup" "${pooler_pids[$i]}" >/dev/null; done
 fi
 
 n=${#names[@]}
@@ -81,9 +94,9 @@ for c in "${clients[@]}"; do
     line="# clients $c round $((r + 1))/$rounds:"
     for ((k = 0; k < n; k++)); do
       i=$(( (r + k) % n ))
-      read -r tps lat < <(run "${ports[$i]}" "$c" "$secs")
-      echo "$c ${names[$i]} $tps $lat" >> "$results"
-      line+=$(printf ' %s %.1f tps %.3f ms;' "${names[$i]}" "$tps" "$lat")
+      read -r tps lat cpu < <(run "${ports[$i]}" "$c" "$secs" "${pooler_pids[$i]}")
+      echo "$c ${names[$i]} $tps $lat $cpu" >> "$results"
+      line+=$(printf ' %s %.1f tps %.3f ms %s us/xact;' "${names[$i]}" "$tps" "$lat" "$cpu")
     done
     echo "$line"
   done
@@ -95,26 +108,26 @@ from statistics import median
 path, names = sys.argv[1], sys.argv[2:]
 runs = {}
 for line in open(path):
-    c, name, tps, lat = line.split()
-    runs.setdefault((int(c), name), []).append((float(tps), float(lat)))
+    c, name, tps, lat, cpu = line.split()
+    runs.setdefault((int(c), name), []).append((float(tps), float(lat), float(cpu)))
 counts = sorted({c for c, _ in runs})
-med = {k: (median(t for t, _ in v), median(l for _, l in v)) for k, v in runs.items()}
+med = {k: tuple(median(r[i] for r in v) for i in range(3)) for k, v in runs.items()}
 def ratio(a, b):
     return f"{a / b:.3f}" if b else "n/a"
 print()
-print(f"{'clients':<8} {'pooler':<12} {'runs':>4} {'median_tps':>12} {'median_lat_ms':>14}   tps of each run")
+print(f"{'clients':<8} {'pooler':<12} {'runs':>4} {'median_tps':>12} {'median_lat_ms':>14} {'cpu_us/xact':>12}   tps of each run")
 for c in counts:
     for n in names:
         v = runs[(c, n)]
-        t, l = med[(c, n)]
-        print(f"{c:<8} {n:<12} {len(v):>4} {t:>12.1f} {l:>14.3f}   " + " ".join(f"{x:.0f}" for x, _ in v))
+        t, l, u = med[(c, n)]
+        print(f"{c:<8} {n:<12} {len(v):>4} {t:>12.1f} {l:>14.3f} {u:>12.1f}   " + " ".join(f"{r[0]:.0f}" for r in v))
 pairs = [("sluice", "pgbouncer")] + ([("sluice", "sluice-base")] if "sluice-base" in names else [])
 print()
-print(f"{'clients':<8}" + "".join(f" {a + '/' + b + ' tps':>26} {'lat':>6}" for a, b in pairs))
+print(f"{'clients':<8}" + "".join(f" {a + '/' + b + ' tps':>26} {'lat':>6} {'cpu':>6}" for a, b in pairs))
 for c in counts:
     cells = ""
     for a, b in pairs:
-        (ta, la), (tb, lb) = med[(c, a)], med[(c, b)]
-        cells += f" {ratio(ta, tb):>26} {ratio(la, lb):>6}"
+        (ta, la, ua), (tb, lb, ub) = med[(c, a)], med[(c, b)]
+        cells += f" {ratio(ta, tb):>26} {ratio(la, lb):>6} {ratio(ua, ub):>6}"
     print(f"{c:<8}{cells}")
 PY

@@ -34,6 +34,8 @@ import java.util.concurrent.atomic.AtomicLong;
  */
 public final class ClientSession extends ChannelInboundHandlerAdapter {
     private static final AtomicLong IDS = new AtomicLong(1);
+    /** Frontend messages a logged-in client may send (Terminate aside), as PgBouncer's list. */
+    private static final String RELAYED_TYPES = "QFSHcfPECBDd" + (char) Frame.CONTINUATION;
     /** The console's pool, as PgBouncer lists it in SHOW POOLS. */
     static final PoolKey CONSOLE_POOL = new PoolKey("pgbouncer", "pgbouncer");
 
@@ -198,6 +200,13 @@ public final class ClientSession extends ChannelInboundHandlerAdapter {
             } else if (frame.type() == 'Q' && ctx.settings().disablePqexec()) {
                 frame.release();
                 fail(PgError.fatal(SqlState.PROTOCOL_VIOLATION, "PQexec disallowed"), "PQexec disallowed");
+            } else if (RELAYED_TYPES.indexOf(frame.type()) < 0) {
+                // PostgreSQL would kill the backend over it; PgBouncer refuses it itself
+                int t = frame.type() & 0xff;
+                frame.release();
+                Log.global().client(Level.ERROR, id, database, user, remote().address(), remote().port(),
+                        "unknown pkt from client: " + t + "/0x" + Integer.toHexString(t));
+                fail(PgError.fatal(SqlState.PROTOCOL_VIOLATION, "unknown pkt"), "unknown pkt");
             } else {
                 relay.fromClient(frame);
             }
@@ -220,7 +229,9 @@ public final class ClientSession extends ChannelInboundHandlerAdapter {
 
     @Override
     public void channelInactive(ChannelHandlerContext c) {
-        close("client close request");
+        // Terminate has closed the session already; a socket that just ends is PgBouncer's
+        // "client unexpected eof" (a probe that connects and leaves during login logs nothing)
+        close("client unexpected eof");
     }
 
     @Override

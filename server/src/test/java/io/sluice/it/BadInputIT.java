@@ -79,6 +79,26 @@ class BadInputIT {
     }
 
     @Test
+    void anUnknownMessageTypeIsRefusedWithoutCostingAServer() throws Exception {
+        java.util.Set<String> before;
+        try (RawClient c = loggedIn()) {
+            c.send(RawClient.query("select 1"));
+            assertThat(c.readUntilReadyOrError()).isNull();
+            before = backends(); // includes the server that just served this client
+            c.send(ByteBuffer.allocate(5).put((byte) 'y').putInt(4).array());
+            Map<Character, String> e = c.readUntilReadyOrError();
+            assertThat(e).containsEntry('C', "08P01").containsEntry('M', "unknown pkt");
+            assertThat(c.closedByServer()).isTrue();
+        }
+        try (RawClient c = loggedIn()) {
+            c.send(RawClient.query("select 1"));
+            assertThat(c.readUntilReadyOrError()).as("the pool still serves").isNull();
+        }
+        java.util.Set<String> after = backends();
+        assertThat(after).as("no backend was killed by the bad message").containsAll(before);
+    }
+
+    @Test
     void lengthSmallerThanFour() throws Exception {
         try (RawClient c = loggedIn()) {
             c.send(ByteBuffer.allocate(5).put((byte) 'Q').putInt(3).array());

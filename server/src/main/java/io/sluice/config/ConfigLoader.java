@@ -3,6 +3,8 @@ package io.sluice.config;
 import io.sluice.config.hba.HbaException;
 import io.sluice.config.hba.HbaParser;
 import io.sluice.config.hba.HbaRules;
+import io.sluice.config.hba.IdentMaps;
+import io.sluice.config.hba.IdentParser;
 import io.sluice.config.ini.IniException;
 import io.sluice.config.ini.IniLine;
 import io.sluice.config.ini.IniParser;
@@ -181,7 +183,7 @@ public final class ConfigLoader {
             authFile = readAuthFile(settings, snap.workingDir(), null);
         }
         Optional<HbaRules> hba = snap.hba();
-        if (k.name().equals("auth_type") || k.name().equals("auth_hba_file")) {
+        if (k.name().equals("auth_type") || k.name().equals("auth_hba_file") || k.name().equals("auth_ident_file")) {
             hba = readHba(settings, snap.workingDir(), null);
         }
         return new ConfigSnapshot(snap.source(), snap.workingDir(), settings, snap.databases(),
@@ -207,7 +209,10 @@ public final class ConfigLoader {
         }
     }
 
-    /** PgBouncer reads the hba file only with auth_type = hba; then it is required. */
+    /**
+     * PgBouncer reads the hba file (and auth_ident_file, whose maps its lines name) only with
+     * auth_type = hba; then the hba file is required.
+     */
     private static Optional<HbaRules> readHba(Settings settings, Path workingDir, IniLine where)
             throws ConfigException {
         if (!settings.string("auth_type").equals("hba")) {
@@ -219,7 +224,10 @@ public final class ConfigLoader {
             throw where != null ? error(where, what) : new ConfigException(what);
         }
         try {
-            return Optional.of(HbaParser.read(workingDir.resolve(name), name));
+            String identName = settings.string("auth_ident_file");
+            IdentMaps idents = identName.isEmpty() ? IdentMaps.NONE
+                    : IdentParser.read(workingDir.resolve(identName), identName);
+            return Optional.of(HbaParser.read(workingDir.resolve(name), name, idents));
         } catch (HbaException e) {
             if (e.line() == 0) {
                 throw where != null ? error(where, e.what()) : new ConfigException(e.what());

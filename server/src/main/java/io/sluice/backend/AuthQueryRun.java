@@ -19,8 +19,11 @@ import java.util.function.BooleanSupplier;
  * One auth_query, run as PgBouncer runs it: a server of the auth pool (auth_user in the
  * auth_dbname or the client's database) is checked out like a client would check it out,
  * the query goes in the extended protocol with the user name as its one parameter, and
- * {@link AuthQueryReply} reads the answer. The server then goes back to the pool, or is
- * closed when the answer was unusable (PgBouncer's disconnect_server). Event loop only.
+ * {@link AuthQueryReply} reads the answer. The server then goes back to the pool after its
+ * ReadyForQuery, even when the answer was unusable: PgBouncer closes it then, but a null user
+ * name or a wrong column count leave it in a clean state, and closing it would make every
+ * probe for an unknown user cost a new server login. Only a message out of protocol closes
+ * it. Event loop only.
  */
 public final class AuthQueryRun implements Waiter, ServerListener {
     /** Receives the outcome exactly once, on the event loop. */
@@ -84,7 +87,7 @@ public final class AuthQueryRun implements Waiter, ServerListener {
         } finally {
             frame.release();
         }
-        if (!finished && reply.failed()) {
+        if (!finished && reply.broken()) {
             AuthQueryReply.Outcome outcome = reply.outcome();
             end(((AuthQueryReply.Failed) outcome).reason(), outcome);
         }
@@ -119,7 +122,11 @@ public final class AuthQueryRun implements Waiter, ServerListener {
         finished = true;
         server.unlink();
         lease.release();
-        callback.answered(reply.outcome());
+        AuthQueryReply.Outcome outcome = reply.outcome();
+        if (outcome instanceof AuthQueryReply.Failed f) {
+            Log.global().warning("S-0x" + Long.toHexString(server.id()) + ": " + f.reason());
+        }
+        callback.answered(outcome);
     }
 
     /** Closes the server (its state is unknown) and reports. */

@@ -16,14 +16,15 @@ class AuthQueryReplyTest {
     }
 
     @Test
-    void noRowOrANullUserMeansNoSuchUser() {
+    void noRowMeansNoSuchUserButANullUserNameIsUnusable() {
         AuthQueryReply none = new AuthQueryReply();
         none.columns(2);
         assertThat(none.outcome()).isInstanceOf(AuthQueryReply.NotFound.class);
         AuthQueryReply nullUser = new AuthQueryReply();
         nullUser.columns(2);
         nullUser.row(Arrays.asList(null, null));
-        assertThat(nullUser.outcome()).isInstanceOf(AuthQueryReply.NotFound.class);
+        assertThat(nullUser.outcome()).isEqualTo(new AuthQueryReply.Failed("auth_query response contained null user name"));
+        assertThat(nullUser.broken()).as("the server's state is clean").isFalse();
     }
 
     @Test
@@ -47,6 +48,10 @@ class AuthQueryReplyTest {
         AuthQueryReply odd = new AuthQueryReply();
         odd.unexpected();
         assertThat(odd.failed()).isTrue();
+        assertThat(odd.broken()).isTrue();
+        AuthQueryReply serverError = new AuthQueryReply();
+        serverError.error();
+        assertThat(serverError.broken()).as("an ErrorResponse still ends in ReadyForQuery").isFalse();
         assertThat(odd.outcome()).isEqualTo(new AuthQueryReply.Failed("unexpected response from auth_query"));
     }
 }

@@ -192,6 +192,36 @@ class HbaIT {
         }
     }
 
+    /**
+     * Sluice only (PgBouncer 1.18 has no auth_ident_file): peer through a map that lets this
+     * JVM's Unix user be the peer database user; then RELOAD with another hba file takes
+     * effect for the next login.
+     */
+    @Test
+    void peerThroughAnIdentMapAndReload() throws Exception {
+        String jvmUser = System.getProperty("user.name");
+        Path hba = files.resolve("map.conf");
+        Path ident = files.resolve("ident.conf");
+        Files.writeString(ident, "ops " + jvmUser + " " + peerUser + "\n");
+        Files.writeString(hba, "local all all peer map=ops\n");
+        String settings = "auth_type = hba\nauth_hba_file = " + hba + "\nauth_ident_file = " + ident + "\n";
+        try (SluiceFixture mapped = SluiceFixture.start(pg, hostDb + " = host=127.0.0.1 port=" + pg.port(), settings,
+                Userlist.entry(peerUser, PW))) {
+            Case viaMap = new Case("peer mapped", true, hostDb, peerUser, "", false, "ok " + peerUser);
+            assertThat(psql(viaMap, mapped.port, mapped.dir)).isEqualTo("ok " + peerUser);
+            if (!jvmUser.equals(peerUser)) {
+                Case sameName = new Case("same name, not in the map", true, hostDb, peerUser, "", true, "");
+                assertThat(psql(sameName, mapped.port, mapped.dir)).isEqualTo("unix socket login rejected");
+            }
+            Files.writeString(hba, "local all all reject\n");
+            mapped.server.applyConfig(io.sluice.config.ConfigLoader.reload(mapped.server.routing().config()));
+            assertThat(psql(viaMap, mapped.port, mapped.dir)).as("after RELOAD").isEqualTo("login rejected");
+        } finally {
+            Files.deleteIfExists(hba);
+            Files.deleteIfExists(ident);
+        }
+    }
+
     @Test
     void pgjdbcGetsTheSameAnswersOverTcp() {
         for (Case c : cases()) {

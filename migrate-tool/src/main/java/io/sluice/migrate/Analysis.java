@@ -21,15 +21,16 @@ import java.util.regex.Pattern;
  * file's secrets must suit auth_type. Stateless.
  */
 final class Analysis {
-    private static final Pattern AUX_FILE_LINE = Pattern.compile("^\\s*(auth_file|auth_hba_file)\\s*=.*$");
+    private static final Pattern AUX_FILE_LINE = Pattern.compile("^\\s*(auth_file|auth_hba_file|auth_ident_file)\\s*=.*$");
 
     private Analysis() {
     }
 
     /**
      * Loads the converted text with Sluice's loader. Files it names that are not on this machine
-     * (auth_file, auth_hba_file: converting on a workstation is normal) are reported and left out
-     * of the analysis; any other failure means the conversion is wrong and is an input error.
+     * (auth_file, auth_hba_file, auth_ident_file: converting on a workstation is normal) are
+     * reported and left out of the analysis; any other failure means the conversion is wrong and
+     * is an input error.
      */
     static ConfigSnapshot loadConverted(String converted, Path wd, Report report) throws InputException {
         String text = converted;

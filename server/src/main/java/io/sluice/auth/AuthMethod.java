@@ -1,5 +1,6 @@
 package io.sluice.auth;
 
+import io.sluice.config.hba.HbaMethod;
 import java.util.Locale;
 import java.util.Optional;
 
@@ -67,14 +68,24 @@ public enum AuthMethod {
     }
 
     /**
-     * Parses the method column of an HBA rule (case-sensitive, as PostgreSQL's pg_hba.conf);
-     * {@code password} means {@link #PLAIN}.
+     * Parses the method column of an HBA rule as PgBouncer does (case-sensitive;
+     * {@code password} means {@link #PLAIN}).
      */
     public static Optional<AuthMethod> tryParseHbaMethod(String value) {
-        if ("password".equals(value)) {
-            return Optional.of(PLAIN);
-        }
-        return byName(value).filter(AuthMethod::validInHba);
+        return HbaMethod.fromConfig(value).map(AuthMethod::of);
+    }
+
+    /** The method an hba rule names. */
+    public static AuthMethod of(HbaMethod m) {
+        return switch (m) {
+            case TRUST -> TRUST;
+            case REJECT -> REJECT;
+            case MD5 -> MD5;
+            case PLAIN -> PLAIN;
+            case SCRAM_SHA_256 -> SCRAM_SHA_256;
+            case PEER -> PEER;
+            case CERT -> CERT;
+        };
     }
 
     private static Optional<AuthMethod> byName(String name) {

@@ -15,7 +15,7 @@ import java.util.Objects;
 public record ClientAuthDecision(Action action, AuthMethod method, String reason) {
     /** The next step of the login. */
     public enum Action {
-        /** Log in without a password (any, trust). */
+        /** Log in without a password (any, trust, a peer that passed). */
         ACCEPT,
         /** Send AuthenticationCleartextPassword; check with {@link CleartextAuth} (or PAM/LDAP). */
         REQUEST_CLEARTEXT,
@@ -23,10 +23,8 @@ public record ClientAuthDecision(Action action, AuthMethod method, String reason
         REQUEST_MD5,
         /** Send AuthenticationSASL listing {@value ScramServerExchange#MECHANISM}. */
         REQUEST_SCRAM,
-        /** Check the TLS client certificate against the user name. */
+        /** Check the TLS client certificate against the user name (the TLS layer's part). */
         CHECK_CERT,
-        /** Check unix-socket peer credentials against the user name. */
-        CHECK_PEER,
         /** Refuse now with {@link #reason}. */
         REJECT
     }

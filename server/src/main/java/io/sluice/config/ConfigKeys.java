@@ -53,14 +53,14 @@ public final class ConfigKeys {
         // --- PgBouncer 1.25.2, alphabetical like SHOW CONFIG ---
         rows.add(pg("admin_users", LIST, "", R, S));
         rows.add(pg("application_name_add_host", BOOL, "0", R, S));
-        rows.add(pg("auth_dbname", STRING, "", R, U));
+        rows.add(pg("auth_dbname", STRING, "", R, S));
         rows.add(pg("auth_file", STRING, "", R, S));
         rows.add(pg("auth_hba_file", STRING, "", R, S));
-        rows.add(pg("auth_ident_file", STRING, "", R, U));
+        rows.add(pg("auth_ident_file", STRING, "", R, S));
         rows.add(pg("auth_ldap_options", STRING, "", R, U));
-        rows.add(pg("auth_query", STRING, AUTH_QUERY_DEFAULT, R, U));
+        rows.add(pg("auth_query", STRING, AUTH_QUERY_DEFAULT, R, S));
         rows.add(en("auth_type", "md5", R, S, AUTH_TYPES));
-        rows.add(pg("auth_user", STRING, "", R, U));
+        rows.add(pg("auth_user", STRING, "", R, S));
         rows.add(pg("autodb_idle_timeout", TIME, "3600", R, S));
         rows.add(pg("cancel_wait_timeout", TIME, "10", R, S));
         rows.add(pg("client_idle_timeout", TIME, "0", R, S));

@@ -3,6 +3,8 @@ package io.sluice.config;
 import io.sluice.config.hba.HbaException;
 import io.sluice.config.hba.HbaParser;
 import io.sluice.config.hba.HbaRules;
+import io.sluice.config.hba.IdentMaps;
+import io.sluice.config.hba.IdentParser;
 import io.sluice.config.ini.IniException;
 import io.sluice.config.ini.IniLine;
 import io.sluice.config.ini.IniParser;
@@ -134,7 +136,7 @@ public final class ConfigLoader {
         checkCombinations(file, settings, warnings);
         Optional<AuthFile> authFile = readAuthFile(settings, workingDir, keyLines.get("auth_file"));
         IniLine hbaLine = keyLines.getOrDefault("auth_hba_file", keyLines.get("auth_type"));
-        Optional<HbaRules> hba = readHba(settings, workingDir, hbaLine);
+        Optional<HbaRules> hba = readHba(settings, workingDir, hbaLine, keyLines.get("auth_ident_file"));
         return new ConfigSnapshot(file, workingDir, settings, databases, Optional.ofNullable(fallback),
                 users, peers, authFile, hba, warnings);
     }
@@ -181,8 +183,8 @@ public final class ConfigLoader {
             authFile = readAuthFile(settings, snap.workingDir(), null);
         }
         Optional<HbaRules> hba = snap.hba();
-        if (k.name().equals("auth_type") || k.name().equals("auth_hba_file")) {
-            hba = readHba(settings, snap.workingDir(), null);
+        if (k.name().equals("auth_type") || k.name().equals("auth_hba_file") || k.name().equals("auth_ident_file")) {
+            hba = readHba(settings, snap.workingDir(), null, null);
         }
         return new ConfigSnapshot(snap.source(), snap.workingDir(), settings, snap.databases(),
                 snap.fallback(), snap.users(), snap.peers(), authFile, hba, snap.warnings());
@@ -207,8 +209,11 @@ public final class ConfigLoader {
         }
     }
 
-    /** PgBouncer reads the hba file only with auth_type = hba; then it is required. */
-    private static Optional<HbaRules> readHba(Settings settings, Path workingDir, IniLine where)
+    /**
+     * PgBouncer reads the hba file (and auth_ident_file, whose maps its lines name) only with
+     * auth_type = hba; then the hba file is required.
+     */
+    private static Optional<HbaRules> readHba(Settings settings, Path workingDir, IniLine where, IniLine identWhere)
             throws ConfigException {
         if (!settings.string("auth_type").equals("hba")) {
             return Optional.empty();
@@ -218,8 +223,19 @@ public final class ConfigLoader {
             String what = "auth_type = hba needs auth_hba_file";
             throw where != null ? error(where, what) : new ConfigException(what);
         }
+        IdentMaps idents = IdentMaps.NONE;
+        String identName = settings.string("auth_ident_file");
         try {
-            return Optional.of(HbaParser.read(workingDir.resolve(name), name));
+            if (!identName.isEmpty()) {
+                idents = IdentParser.read(workingDir.resolve(identName), identName);
+            }
+        } catch (HbaException e) {
+            // a missing ident file: point at the auth_ident_file line
+            throw e.line() == 0 && identWhere != null ? error(identWhere, e.what())
+                    : e.line() == 0 ? new ConfigException(e.what()) : new ConfigException(e.file(), e.line(), e.what());
+        }
+        try {
+            return Optional.of(HbaParser.read(workingDir.resolve(name), name, idents));
         } catch (HbaException e) {
             if (e.line() == 0) {
                 throw where != null ? error(where, e.what()) : new ConfigException(e.what());

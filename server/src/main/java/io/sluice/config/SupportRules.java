@@ -32,7 +32,7 @@ final class SupportRules {
                     return Optional.of("not supported: auth_type=cert (TLS is not available yet)");
                 }
                 if ("pam".equals(value) || "ldap".equals(value)) {
-                    return Optional.of("not supported: auth_type=" + value);
+                    return Optional.of("not supported: auth_type = " + value);
                 }
                 return Optional.empty();
             default:

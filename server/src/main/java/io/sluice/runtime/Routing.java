@@ -1,5 +1,6 @@
 package io.sluice.runtime;
 
+import io.sluice.auth.AuthMethod;
 import io.sluice.backend.BackendCredentials;
 import io.sluice.backend.BackendTarget;
 import io.sluice.backend.ScramKeyCache;
@@ -22,6 +23,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.function.BiFunction;
 import java.util.stream.Collectors;
 
 /**
@@ -105,8 +107,11 @@ public final class Routing {
                 config.dbReservePoolTimeout().toNanos());
     }
 
-    /** Where the pool's servers are and how they log in; {@code scramKeys} holds pass-through keys. */
-    public BackendTarget target(PoolKey key, ScramKeyCache scramKeys) {
+    /**
+     * Where the pool's servers are and how they log in; {@code scramKeys} holds pass-through keys,
+     * {@code queried} (database, user) the secrets auth_query returned for users not in auth_file.
+     */
+    public BackendTarget target(PoolKey key, ScramKeyCache scramKeys, BiFunction<String, String, String> queried) {
         DatabaseEntry db = entry(key);
         Map<String, String> startup = new LinkedHashMap<>();
         startup.put("user", key.user());
@@ -115,11 +120,42 @@ public final class Routing {
         db.datestyle().ifPresent(v -> startup.put("datestyle", v));
         db.timezone().ifPresent(v -> startup.put("timezone", v));
         db.applicationName().ifPresent(v -> startup.put("application_name", v));
-        String password = db.hasForcedUser() && !db.password().isEmpty() ? db.password() : secret(key.user());
+        // the forced user's password is for the forced user's pool, not for an auth_user pool
+        boolean forced = db.user().filter(key.user()::equals).isPresent() && !db.password().isEmpty();
+        String password = forced ? db.password() : secret(key.user());
+        if (password == null) {
+            password = queried.apply(key.database(), key.user());
+        }
         BackendCredentials creds = scramKeys.credentials(key.user(), password);
         String host = db.hosts().isEmpty() ? null : db.hosts().get(0);
         return new BackendTarget(host, db.port(), startup, creds, db.connectQuery().orElse(null),
                 config.settings().nanos("server_connect_timeout"));
+    }
+
+    /**
+     * Where auth_query runs for a user of {@code database} missing from auth_file: PgBouncer's
+     * set_pool() and prepare_auth_database(). The per-database auth_user, auth_query and
+     * auth_dbname win over the global ones; without an auth_user (or for a database that does
+     * not exist) nothing runs.
+     */
+    AuthSource authSource(String database) {
+        Optional<DatabaseEntry> entry = config.database(database);
+        var s = config.settings();
+        Optional<String> authUser = entry.flatMap(DatabaseEntry::authUser)
+                .or(() -> Optional.of(s.string("auth_user")).filter(u -> !u.isEmpty()));
+        if (entry.isEmpty() || authUser.isEmpty()) {
+            return AuthSource.NONE;
+        }
+        Optional<String> authDb = entry.get().authDbname()
+                .or(() -> Optional.of(s.string("auth_dbname")).filter(d -> !d.isEmpty()));
+        if (authDb.filter(CONSOLE_DB::equals).isPresent()) {
+            return AuthSource.misconfigured("cannot use the reserved \"" + CONSOLE_DB + "\" database as an auth_dbname");
+        }
+        if (authDb.isPresent() && config.database(authDb.get()).isEmpty()) {
+            return AuthSource.misconfigured("authentication database \"" + authDb.get() + "\" is not configured.");
+        }
+        String query = entry.get().authQuery().orElse(s.string("auth_query"));
+        return new AuthSource(new PoolKey(authDb.orElse(database), authUser.get()), query, null);
     }
 
     /** The auth_file secret of {@code user}, or null. */
@@ -133,7 +169,8 @@ public final class Routing {
                 "standard_conforming_strings", "application_name"));
         config.trackExtraParameters().forEach(p -> tracked.add(p.toLowerCase(Locale.ROOT)));
         return new SessionSettings(
-                config.authType(),
+                AuthMethod.parseAuthType(config.authType()),
+                config.hba(),
                 Set.copyOf(config.adminUsers()),
                 Set.copyOf(config.statsUsers()),
                 config.maxClientConn(),

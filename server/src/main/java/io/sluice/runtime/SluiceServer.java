@@ -3,6 +3,7 @@ package io.sluice.runtime;
 import io.netty.channel.Channel;
 import io.netty.channel.EventLoop;
 import io.netty.channel.EventLoopGroup;
+import io.sluice.auth.UserLookup;
 import io.sluice.backend.CancelForwarder;
 import io.sluice.backend.NettyServerConnector;
 import io.sluice.backend.ScramKeyCache;
@@ -37,6 +38,8 @@ import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
+import java.util.function.Consumer;
 
 /**
  * A running Sluice: listeners, the event loop that carries every channel and the pool engine,
@@ -53,6 +56,7 @@ public final class SluiceServer implements SessionContext {
     private final StatsRegistry stats = new StatsRegistry();
     private final WelcomeCache welcome = new WelcomeCache(this::checkout);
     private final ScramKeyCache scramKeys = new ScramKeyCache();
+    private final AuthLookups authLookups = new AuthLookups(() -> this.routing, this::checkout);
     private final Map<Long, ServerConnection> servers = new LinkedHashMap<>();
     private final Listeners listeners;
     private final CancelForwarder cancels;
@@ -77,7 +81,7 @@ public final class SluiceServer implements SessionContext {
         this.loop = group.next();
         String socketDir = config.unixSocketDir();
         NettyServerConnector connector = new NettyServerConnector(loop, transport,
-                key -> routing.target(key, scramKeys), socketDir, this::serverCreated);
+                key -> routing.target(key, scramKeys, authLookups::queriedSecret), socketDir, this::serverCreated);
         this.scheduler = new EventLoopScheduler(loop);
         this.pools = new PoolRegistry(key -> routing.poolSettings(key), connector, new LoggingPoolEvents(this),
                 Clock.SYSTEM, scheduler, Randomness.threadLocal());
@@ -251,6 +255,11 @@ public final class SluiceServer implements SessionContext {
     @Override
     public String secret(String user) {
         return routing.secret(user);
+    }
+
+    @Override
+    public void lookupUser(String database, String user, BooleanSupplier alive, Consumer<UserLookup> done) {
+        authLookups.lookup(database, user, alive, done);
     }
 
     @Override

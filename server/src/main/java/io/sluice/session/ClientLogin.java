@@ -1,13 +1,13 @@
 package io.sluice.session;
 
 import io.netty.channel.ChannelPipeline;
-import io.sluice.auth.AuthFailure;
-import io.sluice.auth.CleartextAuth;
-import io.sluice.auth.Md5Auth;
-import io.sluice.auth.NonceSource;
-import io.sluice.auth.ScramException;
-import io.sluice.auth.ScramSecret;
-import io.sluice.auth.ScramServerExchange;
+import io.sluice.auth.AuthMethod;
+import io.sluice.auth.ClientAuthDecision;
+import io.sluice.auth.ClientAuthExchange;
+import io.sluice.auth.ClientAuthExchange.Expect;
+import io.sluice.auth.ClientAuthPolicy;
+import io.sluice.auth.LoginRequest;
+import io.sluice.auth.UserLookup;
 import io.sluice.config.userlist.Secret;
 import io.sluice.pool.CheckoutFailure;
 import io.sluice.proto.Frame;
@@ -19,20 +19,17 @@ import io.sluice.proto.codec.FrameDecoder;
 import io.sluice.proto.codec.FrontendDecoding;
 import io.sluice.proto.codec.StartupDecoder;
 
-import java.nio.charset.StandardCharsets;
-import java.security.SecureRandom;
-import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 
 /**
- * The login of one client: startup packet checks, routing, authentication per
- * {@code auth_type}, console access, and the greeting once the pool's server parameters are
- * known. Ends by calling {@link ClientSession#loggedIn} or {@link ClientSession#fail}.
+ * The login of one client: startup packet checks, routing, console access, finding the user
+ * and carrying the exchange that {@link ClientAuthPolicy} and {@link ClientAuthExchange}
+ * decide, and the greeting once the pool's server parameters are known. Ends by calling {@link ClientSession#loggedIn} or {@link ClientSession#fail}.
  */
 final class ClientLogin {
-    private static final SecureRandom RANDOM = new SecureRandom();
     /** Startup parameters Sluice understands without ignore_startup_parameters. */
     private static final Set<String> KNOWN = Set.of("user", "database", "application_name", "client_encoding",
             "datestyle", "timezone", "standard_conforming_strings", "intervalstyle");
@@ -49,7 +46,7 @@ final class ClientLogin {
     /** The console's built-in user (PgBouncer's fake "pgbouncer" user of its admin database). */
     private static final String CONSOLE_USER = "pgbouncer";
 
-    private enum Step { STARTUP, PASSWORD, MD5, SASL_FIRST, SASL_FINAL, WELCOME, DONE }
+    private enum Step { STARTUP, LOOKUP, AUTH, WELCOME, DONE }
 
     private final ClientSession session;
     private Step step = Step.STARTUP;
@@ -57,8 +54,7 @@ final class ClientLogin {
     private RouteLookup lookup;
     private ClientParams params;
     private String user;
-    private byte[] salt;
-    private ScramServerExchange scram;
+    private ClientAuthExchange exchange;
     private boolean consoleAdmin;
 
     ClientLogin(ClientSession session) {
@@ -150,7 +146,7 @@ final class ClientLogin {
         if (lookup instanceof RouteLookup.Refused) {
             // PgBouncer authenticates first and names the missing database only afterwards,
             // so that probing cannot tell which databases exist.
-            authenticate(cfg.authType());
+            authenticate();
             return;
         }
         if (lookup instanceof RouteLookup.Console) {
@@ -170,7 +166,7 @@ final class ClientLogin {
             return;
         }
         session.countLogin();
-        authenticate(cfg.authType());
+        authenticate();
     }
 
     /**
@@ -189,7 +185,7 @@ final class ClientLogin {
             finish();
             return;
         }
-        boolean any = "any".equals(cfg.authType());
+        boolean any = cfg.authType() == AuthMethod.ANY;
         boolean exists = any || CONSOLE_USER.equals(user) || session.context().secret(user) != null;
         if (exists && cfg.adminUsers().contains(user)) {
             consoleAdmin = true;
@@ -198,130 +194,95 @@ final class ClientLogin {
             return;
         }
         session.countLogin();
-        authenticate(cfg.authType());
+        authenticate();
     }
 
     // ---- authentication ---------------------------------------------------------------------
 
-    private void authenticate(String authType) {
-        String secret = session.context().secret(user);
-        var ch = session.channel();
-        switch (authType) {
-            case "any" -> finish();
-            case "trust" -> {
-                // the console's built-in user exists without an auth_file entry, as in PgBouncer
-                boolean builtIn = lookup instanceof RouteLookup.Console && CONSOLE_USER.equals(user);
-                if (secret == null && !builtIn) {
-                    session.log("no such user: " + user);
-                    session.fail(PgError.fatal(SqlState.PROTOCOL_VIOLATION, "\"trust\" authentication failed"),
-                            "\"trust\" authentication failed");
-                } else {
-                    finish();
-                }
-            }
-            case "plain", "password" -> {
-                step = Step.PASSWORD;
-                ch.writeAndFlush(Encoders.authentication(ch.alloc(), 3, new byte[0]));
-            }
-            case "md5" -> {
-                if (secret != null && Secret.kindOf(secret) == Secret.Kind.SCRAM) {
-                    startScram(secret);
-                } else {
-                    step = Step.MD5;
-                    salt = new byte[4];
-                    RANDOM.nextBytes(salt);
-                    ch.writeAndFlush(Encoders.authentication(ch.alloc(), 5, salt));
-                }
-            }
-            case "scram-sha-256" -> startScram(secret);
-            default -> session.fail(PgError.fatal(SqlState.FEATURE_NOT_SUPPORTED,
-                    "not supported: auth_type " + authType), "not supported: auth_type " + authType);
+    /**
+     * Finds the user (auth_file, then auth_query), then lets {@link ClientAuthPolicy} pick the
+     * method. auth_type = any names no user and looks none up.
+     */
+    private void authenticate() {
+        step = Step.LOOKUP;
+        if (session.context().settings().authType() == AuthMethod.ANY) {
+            found(new UserLookup.Known(""));
+            return;
         }
+        // auth_query runs for a database that exists, as in PgBouncer, and never for the console
+        String db = lookup instanceof RouteLookup.Pooled ? session.database() : null;
+        session.context().lookupUser(db, user, () -> step == Step.LOOKUP && session.channel().isActive(), this::found);
     }
 
-    private void startScram(String secret) {
-        int iterations = 4096;
-        if (secret == null) {
-            byte[] mockKey = new byte[32];
-            RANDOM.nextBytes(mockKey);
-            scram = ScramServerExchange.mock(user, mockKey, iterations, NonceSource.secureRandom());
-        } else {
-            scram = ScramServerExchange.forStoredSecret(user, secret, iterations,
-                    ScramSecret::randomSalt, NonceSource.secureRandom());
+    private void found(UserLookup found) {
+        if (step != Step.LOOKUP || !session.channel().isActive()) {
+            return;
         }
-        step = Step.SASL_FIRST;
+        if (found instanceof UserLookup.Refused r) {
+            session.fail(PgError.fatal(r.sqlState(), r.message()), r.message());
+            return;
+        }
+        String secret = found instanceof UserLookup.Known k ? k.secret() : null;
+        if (secret == null && lookup instanceof RouteLookup.Console && CONSOLE_USER.equals(user)) {
+            secret = ""; // the console's built-in user exists without an auth_file entry, as in PgBouncer
+        } else if (secret == null) {
+            session.log("no such user: " + user);
+        }
+        SessionSettings cfg = session.context().settings();
         var ch = session.channel();
-        ch.writeAndFlush(Encoders.authenticationSasl(ch.alloc(), List.of(ScramServerExchange.MECHANISM)));
+        ClientAuthDecision d = ClientAuthPolicy.decide(new LoginRequest(cfg.authType(), cfg.hba(),
+                session.unixSocket(), session.tls(), session.address(), session.database(), user,
+                Optional.ofNullable(secret).map(Secret::kindOf), () -> PeerCredentials.userNameOf(ch)));
+        switch (d.action()) {
+            case ACCEPT -> finish();
+            case REJECT -> session.fail(PgError.fatal(SqlState.PROTOCOL_VIOLATION, d.reason()), d.reason());
+            // only the TLS layer can vouch for a client certificate; until it does, refuse
+            case CHECK_CERT -> session.fail(PgError.fatal(SqlState.PROTOCOL_VIOLATION, ClientAuthPolicy.CERT_FAILED),
+                    ClientAuthPolicy.CERT_FAILED);
+            default -> {
+                step = Step.AUTH;
+                exchange = ClientAuthExchange.secure(d, user, secret);
+                answer(exchange.first());
+            }
+        }
     }
 
     void onFrame(Frame frame) {
         try {
-            if (frame.type() != 'p' || step == Step.STARTUP || step == Step.WELCOME || step == Step.DONE) {
+            Expect expect = exchange == null || step != Step.AUTH ? Expect.NOTHING : exchange.expects();
+            if (frame.type() != 'p' || expect == Expect.NOTHING) {
                 session.fail(PgError.fatal(SqlState.PROTOCOL_VIOLATION, "bad packet header"),
                         "unexpected packet during login");
                 return;
             }
-            String secret = session.context().secret(user);
-            switch (step) {
-                case PASSWORD -> {
-                    String pw = FrontendDecoding.password(frame);
-                    if (secret != null && CleartextAuth.verify(secret, user, pw)) {
-                        finish();
-                    } else {
-                        wrongPassword();
-                    }
-                }
-                case MD5 -> {
-                    String response = FrontendDecoding.password(frame);
-                    if (secret != null && Md5Auth.verify(secret, user, salt, response)) {
-                        finish();
-                    } else {
-                        wrongPassword();
-                    }
-                }
-                case SASL_FIRST -> {
+            answer(switch (expect) {
+                case PASSWORD -> exchange.password(FrontendDecoding.password(frame));
+                case SASL_INITIAL -> {
                     var initial = FrontendDecoding.saslInitial(frame);
-                    if (!ScramServerExchange.MECHANISM.equals(initial.mechanism())) {
-                        saslFailed(AuthFailure.protocol("unsupported SASL mechanism: " + initial.mechanism()));
-                        return;
-                    }
-                    String serverFirst = scram.serverFirst(initial.data());
-                    step = Step.SASL_FINAL;
-                    var ch = session.channel();
-                    ch.writeAndFlush(Encoders.authentication(ch.alloc(), 11, serverFirst.getBytes(StandardCharsets.UTF_8)));
+                    yield exchange.saslInitial(initial.mechanism(), initial.data());
                 }
-                case SASL_FINAL -> {
-                    var result = scram.verifyClientFinal(FrontendDecoding.saslResponse(frame));
-                    if (result instanceof ScramServerExchange.Success ok) {
-                        var ch = session.channel();
-                        ch.write(Encoders.authentication(ch.alloc(), 12, ok.serverFinalMessage().getBytes(StandardCharsets.UTF_8)));
-                        if (ok.passThroughUsable()) {
-                            session.context().rememberScramKeys(user, ok.clientKey(), ok.serverKey());
-                        }
-                        finish();
-                    } else if (result instanceof ScramServerExchange.Failure f) {
-                        saslFailed(f.failure());
-                    }
-                }
-                default -> { }
-            }
-        } catch (ScramException e) {
-            saslFailed(e.failure());
+                default -> exchange.saslResponse(FrontendDecoding.saslResponse(frame));
+            });
         } finally {
             frame.release();
         }
     }
 
-    private void wrongPassword() {
-        session.fail(PgError.fatal(SqlState.INVALID_PASSWORD, "password authentication failed for user \"" + user + "\""),
-                AuthFailure.PGBOUNCER_PASSWORD_REASON);
-    }
-
-    private void saslFailed(AuthFailure f) {
-        if (f.isWrongPassword()) {
-            session.fail(PgError.fatal(f.sqlState(), f.message()), AuthFailure.PGBOUNCER_SASL_REASON);
-        } else {
-            session.fail(PgError.fatal(f.sqlState(), f.message()), AuthFailure.PGBOUNCER_SASL_REASON);
+    /** Carries one step of the password exchange to the client. */
+    private void answer(ClientAuthExchange.Step s) {
+        var ch = session.channel();
+        if (s instanceof ClientAuthExchange.Challenge c) {
+            ch.writeAndFlush(Encoders.authentication(ch.alloc(), c.code(), c.data()));
+        } else if (s instanceof ClientAuthExchange.Accepted a) {
+            if (a.saslFinal() != null) {
+                ch.write(Encoders.authentication(ch.alloc(), 12, a.saslFinal()));
+            }
+            if (a.clientKey() != null) {
+                session.context().rememberScramKeys(user, a.clientKey(), a.serverKey());
+            }
+            finish();
+        } else if (s instanceof ClientAuthExchange.Failed f) {
+            session.fail(PgError.fatal(f.failure().sqlState(), f.failure().message()), f.logReason());
         }
     }
 

@@ -7,6 +7,7 @@ import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.handler.codec.DecoderException;
+import io.netty.handler.ssl.SslHandler;
 import io.netty.util.ReferenceCountUtil;
 import io.sluice.backend.ServerConnection;
 import io.sluice.log.Level;
@@ -22,6 +23,8 @@ import io.sluice.proto.StartupPacket;
 import io.sluice.proto.TransactionStatus;
 import io.sluice.proto.codec.Encoders;
 
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
 
@@ -137,6 +140,19 @@ public final class ClientSession extends ChannelInboundHandlerAdapter {
 
     boolean unixSocket() {
         return unixSocket;
+    }
+
+    /**
+     * True when the client connection is encrypted, i.e. an SslHandler sits in its pipeline.
+     * Until client TLS exists this is always false: hostssl lines never match, hostnossl do.
+     */
+    boolean tls() {
+        return channel.pipeline().get(SslHandler.class) != null;
+    }
+
+    /** The client's IP address; null over the unix socket. */
+    InetAddress address() {
+        return channel.remoteAddress() instanceof InetSocketAddress a ? a.getAddress() : null;
     }
 
     SessionContext context() {

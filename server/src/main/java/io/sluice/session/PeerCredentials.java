@@ -2,20 +2,44 @@ package io.sluice.session;
 
 import io.netty.channel.Channel;
 import io.netty.channel.epoll.EpollDomainSocketChannel;
+import io.sluice.auth.UnixNames;
 
-/** Unix-socket peer uid (SO_PEERCRED), or -1 when unknown or not a unix socket. */
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+/** Unix-socket peer credentials (SO_PEERCRED), for the console's own-uid rule and peer auth. */
 final class PeerCredentials {
+    private static final Path PASSWD = Path.of("/etc/passwd");
+
     private PeerCredentials() {
     }
 
+    /** The peer's uid, or -1 when unknown or not a unix socket. */
     static int uidOf(Channel ch) {
         if (ch instanceof EpollDomainSocketChannel d) {
             try {
                 return d.peerCredentials().uid();
-            } catch (java.io.IOException e) {
+            } catch (IOException e) {
                 return -1;
             }
         }
         return -1;
+    }
+
+    /**
+     * The peer's Unix user name as getpwuid() would give it from /etc/passwd, or null when the
+     * uid is unknown (PgBouncer then rejects a peer login too).
+     */
+    static String userNameOf(Channel ch) {
+        int uid = uidOf(ch);
+        if (uid < 0) {
+            return null;
+        }
+        try {
+            return UnixNames.nameOf(uid, Files.readString(PASSWD));
+        } catch (IOException e) {
+            return null;
+        }
     }
 }

@@ -1,9 +1,13 @@
 package io.sluice.session;
 
+import io.sluice.auth.UserLookup;
 import io.sluice.backend.WelcomeCache;
 import io.sluice.pool.PoolKey;
 import io.sluice.pool.Waiter;
 import io.sluice.stats.DatabaseStats;
+
+import java.util.function.BooleanSupplier;
+import java.util.function.Consumer;
 
 /** Everything a client session needs from the rest of Sluice; implemented by runtime. */
 public interface SessionContext {
@@ -19,6 +23,15 @@ public interface SessionContext {
 
     /** The user's auth_file secret (plain, md5..., SCRAM-SHA-256$...), or null when absent. */
     String secret(String user);
+
+    /**
+     * Finds the user a login names: auth_file first, then auth_query when {@code database} has
+     * an auth_user. Answers on the event loop, at once or when the query has run.
+     *
+     * @param database the database the client asked for; null where auth_query must not run
+     * @param alive    false once the client has gone
+     */
+    void lookupUser(String database, String user, BooleanSupplier alive, Consumer<UserLookup> done);
 
     /** Keys recovered from a client's SCRAM proof, for pass-through logins to the server. */
     void rememberScramKeys(String user, byte[] clientKey, byte[] serverKey);

@@ -1,16 +1,22 @@
 package io.sluice.session;
 
+import io.sluice.auth.AuthMethod;
+import io.sluice.config.hba.HbaRules;
+
+import java.util.Optional;
 import java.util.Set;
 
 /**
  * Global client-side settings from the config snapshot, swapped as a whole on RELOAD.
  *
- * @param authType                 auth_type as written in the config (trust, md5, ...)
+ * @param authType                 auth_type
+ * @param hba                      auth_hba_file rules and their ident maps, when auth_type is hba
  * @param ignoreStartupParameters  lower-case names
  * @param trackedParameters        parameters replayed on server switch (lower-case)
  */
 public record SessionSettings(
-        String authType,
+        AuthMethod authType,
+        Optional<HbaRules> hba,
         Set<String> adminUsers,
         Set<String> statsUsers,
         int maxClientConn,

@@ -23,6 +23,7 @@ class ConfigKeysGoldenTest {
             "max_db_client_connections", "max_user_connections", "max_user_client_connections",
             "server_round_robin", "ignore_startup_parameters", "conffile", "stats_period", "auth_type",
             "auth_file", "auth_hba_file", "log_connections", "log_disconnections", "log_pooler_errors",
+            "auth_ident_file", "auth_user", "auth_query", "auth_dbname",
             "log_stats", "verbose", "admin_users", "stats_users", "server_reset_query",
             "server_reset_query_always", "server_check_delay", "server_check_query", "server_lifetime",
             "server_idle_timeout", "server_connect_timeout", "server_login_retry",

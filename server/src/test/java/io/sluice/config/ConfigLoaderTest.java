@@ -315,6 +315,24 @@ class ConfigLoaderTest {
         assertError("[pgbouncer]\nauth_type = hba\nauth_hba_file = bad.conf\n", "bad.conf:1: hba line has too few fields");
     }
 
+    @Test
+    void identFileIsReadWithTheHbaFile() throws Exception {
+        write(dir, "hba.conf", "local all all peer map=ops\n");
+        write(dir, "ident.conf", "ops root postgres\n");
+        ConfigSnapshot s = load(dir, "[pgbouncer]\nauth_type = hba\nauth_hba_file = hba.conf\nauth_ident_file = ident.conf\n");
+        assertThat(s.hba().orElseThrow().idents().allows("ops", "root", "postgres")).isTrue();
+        assertError("[pgbouncer]\nauth_type = hba\nauth_hba_file = hba.conf\n",
+                "hba.conf:1: ident map ops is not found in auth_ident_file");
+        assertThatThrownBy(() -> load(dir, "[pgbouncer]\nauth_type = hba\nauth_hba_file = hba.conf\nauth_ident_file = gone.conf\n"))
+                .hasMessageStartingWith("pgbouncer.ini:4: could not open auth_ident_file gone.conf");
+    }
+
+    @Test
+    void pamAndLdapAreRefusedAtLoad() {
+        assertError("[pgbouncer]\nauth_type = pam\n", "pgbouncer.ini:2: not supported: auth_type = pam");
+        assertError("[pgbouncer]\nauth_type = ldap\n", "pgbouncer.ini:2: not supported: auth_type = ldap");
+    }
+
     private void assertError(String ini, String message) {
         assertThatThrownBy(() -> load(dir, ini)).as(ini).isInstanceOf(ConfigException.class).hasMessage(message);
     }

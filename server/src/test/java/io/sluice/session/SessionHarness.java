@@ -4,6 +4,8 @@ import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.embedded.EmbeddedChannel;
+import io.sluice.auth.AuthMethod;
+import io.sluice.auth.UserLookup;
 import io.sluice.backend.BackendCredentials;
 import io.sluice.backend.BackendTarget;
 import io.sluice.backend.ServerConnection;
@@ -25,7 +27,10 @@ import io.sluice.util.Scheduler;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
+import java.util.function.BooleanSupplier;
+import java.util.function.Consumer;
 
 /**
  * A client session and one server connection, each on a Netty {@link EmbeddedChannel}, wired
@@ -95,7 +100,7 @@ class SessionHarness implements SessionContext {
 
     @Override
     public SessionSettings settings() {
-        return new SessionSettings("trust", Set.of(), Set.of(), 100, 0, Set.of(), Set.of("application_name"),
+        return new SessionSettings(AuthMethod.TRUST, Optional.empty(), Set.of(), Set.of(), 100, 0, Set.of(), Set.of("application_name"),
                 false, false, false, false, false, Integer.MAX_VALUE, 6432);
     }
 
@@ -117,6 +122,11 @@ class SessionHarness implements SessionContext {
     @Override
     public String secret(String user) {
         return "";
+    }
+
+    @Override
+    public void lookupUser(String database, String user, BooleanSupplier alive, Consumer<UserLookup> done) {
+        done.accept(new UserLookup.Known(""));
     }
 
     @Override

@@ -68,6 +68,25 @@ public final class ProcessRunner {
         return this;
     }
 
+    /**
+     * The same command run as the OS user the servers run as ({@link #serviceUserName()}): wrapped
+     * in setpriv/runuser when this JVM is root, unchanged otherwise. Environment, timeout,
+     * directory and input carry over.
+     */
+    public ProcessRunner asServiceUser() {
+        ProcessRunner r = new ProcessRunner(OsUser.asServiceUser(command));
+        r.env.putAll(env);
+        r.timeout = timeout;
+        r.directory = directory;
+        r.stdin = stdin;
+        return r;
+    }
+
+    /** The OS user {@link #asServiceUser()} runs as: postgres when this JVM is root, else this JVM's user. */
+    public static String serviceUserName() {
+        return OsUser.isRoot() ? OsUser.SERVICE_USER : System.getProperty("user.name");
+    }
+
     /** Runs the command and waits at most the timeout; never throws for a non-zero exit. */
     public ProcessResult run() {
         Path out = null;

@@ -16,7 +16,7 @@ import java.util.Set;
  * @param address   network address, null for {@code all} or local lines
  * @param prefix    CIDR prefix length for {@code address}
  * @param method    authentication method
- * @param options   {@code name=value} options such as {@code map=}
+ * @param options   {@code name=value} options: only {@code map=} (an auth_ident_file map)
  * @param line      line number in the hba file
  */
 public record HbaRule(
@@ -41,6 +41,11 @@ public record HbaRule(
         options = Map.copyOf(options);
     }
 
+    /** The ident map this line names with {@code map=}, or null. */
+    public String map() {
+        return options.get("map");
+    }
+
     boolean matches(boolean unixSocket, boolean tls, InetAddress addr, String db, String user) {
         boolean typeOk = switch (type) {
             case LOCAL -> unixSocket;
@@ -60,6 +65,11 @@ public record HbaRule(
         return unixSocket || address == null || inNetwork(addr);
     }
 
+    /**
+     * PgBouncer's test: the client address under the mask must equal the line's address as
+     * written, so a line whose address has bits outside its mask (10.1.2.3/8) never matches
+     * (PgBouncer warns "address does not match mask"; PostgreSQL would mask both sides).
+     */
     private boolean inNetwork(InetAddress addr) {
         if (addr == null) {
             return false;
@@ -70,9 +80,9 @@ public record HbaRule(
             return false;
         }
         int bits = prefix;
-        for (int i = 0; i < a.length && bits > 0; i++, bits -= 8) {
-            int mask = bits >= 8 ? 0xFF : (0xFF << (8 - bits)) & 0xFF;
-            if ((a[i] & mask) != (n[i] & mask)) {
+        for (int i = 0; i < a.length; i++, bits -= 8) {
+            int mask = bits >= 8 ? 0xFF : bits <= 0 ? 0 : (0xFF << (8 - bits)) & 0xFF;
+            if ((a[i] & mask) != (n[i] & 0xFF)) {
                 return false;
             }
         }

@@ -6,7 +6,10 @@ import io.sluice.proto.Frame;
 import io.sluice.proto.ProtocolException;
 import io.sluice.proto.TransactionStatus;
 
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 
 /** Decodes the server messages the pooler reads from their frames; other types give null. */
@@ -39,6 +42,34 @@ public final class BackendDecoding {
     /** Status byte of a ReadyForQuery frame without building a record (hot path). */
     public static TransactionStatus readyStatus(Frame frame) {
         return TransactionStatus.of(frame.bytes().getByte(frame.bytes().readerIndex() + 5));
+    }
+
+    /** The column count of a RowDescription frame. */
+    public static int columnCount(Frame frame) {
+        try {
+            return frame.body().readUnsignedShort();
+        } catch (IndexOutOfBoundsException e) {
+            throw new ProtocolException("malformed server message T");
+        }
+    }
+
+    /** The values of a whole DataRow frame as UTF-8 text; SQL NULL as null. */
+    public static List<String> dataRow(Frame frame) {
+        ByteBuf body = frame.body();
+        try {
+            int n = body.readUnsignedShort();
+            List<String> values = new ArrayList<>(n);
+            for (int i = 0; i < n; i++) {
+                int len = body.readInt();
+                values.add(len < 0 ? null : body.readCharSequence(len, StandardCharsets.UTF_8).toString());
+            }
+            if (body.isReadable()) {
+                throw new ProtocolException("malformed server message D");
+            }
+            return values;
+        } catch (IndexOutOfBoundsException e) {
+            throw new ProtocolException("malformed server message D");
+        }
     }
 
     static Map<Character, String> fields(ByteBuf body) {

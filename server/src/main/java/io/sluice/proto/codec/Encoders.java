@@ -211,6 +211,42 @@ public final class Encoders {
         return buf;
     }
 
+    /**
+     * One statement in the extended protocol with text parameters and text results:
+     * Parse, Bind, Describe (portal), Execute, Sync, as PgBouncer sends auth_query.
+     */
+    public static ByteBuf extendedQuery(ByteBufAllocator alloc, String sql, List<String> params) {
+        ByteBuf buf = Wire.buffer(alloc);
+        int at = Wire.begin(buf, 'P');
+        Wire.cstring(buf, "");
+        Wire.cstring(buf, sql);
+        buf.writeShort(0); // parameter types: let the server infer them
+        Wire.end(buf, at);
+        at = Wire.begin(buf, 'B');
+        Wire.cstring(buf, "");
+        Wire.cstring(buf, "");
+        buf.writeShort(0); // all parameters in text
+        buf.writeShort(params.size());
+        for (String p : params) {
+            byte[] b = Wire.utf8(p);
+            buf.writeInt(b.length);
+            buf.writeBytes(b);
+        }
+        buf.writeShort(0); // all results in text
+        Wire.end(buf, at);
+        at = Wire.begin(buf, 'D');
+        buf.writeByte('P');
+        Wire.cstring(buf, "");
+        Wire.end(buf, at);
+        at = Wire.begin(buf, 'E');
+        Wire.cstring(buf, "");
+        buf.writeInt(0);
+        Wire.end(buf, at);
+        at = Wire.begin(buf, 'S');
+        Wire.end(buf, at);
+        return buf;
+    }
+
     public static ByteBuf terminate(ByteBufAllocator alloc) {
         ByteBuf buf = alloc.buffer(5);
         int at = Wire.begin(buf, 'X');

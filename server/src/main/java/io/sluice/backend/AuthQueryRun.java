@@ -1,0 +1,161 @@
+package io.sluice.backend;
+
+import io.sluice.auth.AuthQueryReply;
+import io.sluice.log.Log;
+import io.sluice.pool.CheckoutFailure;
+import io.sluice.pool.Lease;
+import io.sluice.pool.Waiter;
+import io.sluice.proto.BackendMessage;
+import io.sluice.proto.Frame;
+import io.sluice.proto.ProtocolException;
+import io.sluice.proto.TransactionStatus;
+import io.sluice.proto.codec.BackendDecoding;
+import io.sluice.proto.codec.Encoders;
+
+import java.util.List;
+import java.util.function.BooleanSupplier;
+
+/**
+ * One auth_query, run as PgBouncer runs it: a server of the auth pool (auth_user in the
+ * auth_dbname or the client's database) is checked out like a client would check it out,
+ * the query goes in the extended protocol with the user name as its one parameter, and
+ * {@link AuthQueryReply} reads the answer. The server then goes back to the pool after its
+ * ReadyForQuery, even when the answer was unusable: PgBouncer closes it then, but a null user
+ * name or a wrong column count leave it in a clean state, and closing it would make every
+ * probe for an unknown user cost a new server login. Only a message out of protocol closes
+ * it. Event loop only.
+ */
+public final class AuthQueryRun implements Waiter, ServerListener {
+    /** Receives the outcome exactly once, on the event loop. */
+    public interface Callback {
+        void answered(AuthQueryReply.Outcome outcome);
+
+        /** No server could be had for the query (the pool's own words). */
+        void failed(CheckoutFailure failure);
+    }
+
+    private final String sql;
+    private final String user;
+    private final BooleanSupplier alive;
+    private final Callback callback;
+    private final AuthQueryReply reply = new AuthQueryReply();
+    private Lease lease;
+    private ServerConnection server;
+    private boolean finished;
+
+    /** @param alive false once the client that waits for the answer has gone */
+    public AuthQueryRun(String sql, String user, BooleanSupplier alive, Callback callback) {
+        this.sql = sql;
+        this.user = user;
+        this.alive = alive;
+        this.callback = callback;
+    }
+
+    // ---- Waiter ---------------------------------------------------------------------------
+
+    @Override
+    public boolean isAlive() {
+        return alive.getAsBoolean();
+    }
+
+    @Override
+    public void granted(Lease l) {
+        lease = l;
+        server = ServerConnection.of(l.server());
+        server.link(this, "");
+        server.markRequest();
+        var ch = server.channel();
+        ch.writeAndFlush(Encoders.extendedQuery(ch.alloc(), sql, List.of(user)));
+    }
+
+    @Override
+    public void failed(CheckoutFailure failure) {
+        finished = true;
+        callback.failed(failure);
+    }
+
+    // ---- ServerListener -------------------------------------------------------------------
+
+    @Override
+    public void onServerFrame(Frame frame) {
+        try {
+            if (!finished) {
+                read(frame);
+            }
+        } catch (ProtocolException e) {
+            reply.unexpected();
+        } finally {
+            frame.release();
+        }
+        if (!finished && reply.broken()) {
+            AuthQueryReply.Outcome outcome = reply.outcome();
+            end(((AuthQueryReply.Failed) outcome).reason(), outcome);
+        }
+    }
+
+    private void read(Frame frame) {
+        switch (frame.type()) {
+            case 'T' -> reply.columns(BackendDecoding.columnCount(frame));
+            case 'D' -> reply.row(BackendDecoding.dataRow(frame));
+            case 'E' -> {
+                reply.error();
+                if (BackendDecoding.decode(frame) instanceof BackendMessage.ErrorOrNotice e) {
+                    Log.global().warning("S-0x" + Long.toHexString(server.id()) + ": auth_query failed: "
+                            + e.sqlState() + " " + e.message());
+                }
+            }
+            case '1', '2', 'C', 'N', 'S' -> { }
+            default -> reply.unexpected();
+        }
+    }
+
+    @Override
+    public void onReady(TransactionStatus status, Frame frame) {
+        frame.release();
+        if (finished) {
+            return;
+        }
+        if (status != TransactionStatus.IDLE) {
+            end("unexpected response from auth_query", new AuthQueryReply.Failed("unexpected response from auth_query"));
+            return;
+        }
+        finished = true;
+        server.unlink();
+        lease.release();
+        AuthQueryReply.Outcome outcome = reply.outcome();
+        if (outcome instanceof AuthQueryReply.Failed f) {
+            Log.global().warning("S-0x" + Long.toHexString(server.id()) + ": " + f.reason());
+        }
+        callback.answered(outcome);
+    }
+
+    /** Closes the server (its state is unknown) and reports. */
+    private void end(String reason, AuthQueryReply.Outcome outcome) {
+        finished = true;
+        server.unlink();
+        lease.discard(reason);
+        callback.answered(outcome);
+    }
+
+    @Override
+    public void onServerReadComplete() {
+    }
+
+    @Override
+    public void onServerLost(String reason) {
+        if (!finished) {
+            finished = true;
+            lease.discard(reason);
+            callback.answered(new AuthQueryReply.Failed(reason));
+        }
+    }
+
+    @Override
+    public boolean clientWritable() {
+        return true;
+    }
+
+    @Override
+    public void onServerWritable(boolean writable) {
+    }
+}

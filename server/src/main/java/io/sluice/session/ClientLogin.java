@@ -34,7 +34,7 @@ import java.util.Set;
 final class ClientLogin {
     private static final SecureRandom RANDOM = new SecureRandom();
     /** Startup parameters Sluice understands without ignore_startup_parameters. */
-    private static final Set<String> KNOWN = Set.of("user", "database", "application_name", "client_encoding",
+    private static final Set<String> KNOWN = Set.of("application_name", "client_encoding",
             "datestyle", "timezone", "standard_conforming_strings", "intervalstyle");
     /** What the console greets with (PgBouncer's fake server parameters). */
     private static final Map<String, String> CONSOLE_WELCOME = Map.of(
@@ -132,6 +132,15 @@ final class ClientLogin {
         for (Map.Entry<String, String> e : s.parameters().entrySet()) {
             String key = e.getKey().toLowerCase(Locale.ROOT);
             if (key.equals("user") || key.equals("database")) {
+                continue;
+            }
+            if (key.equals("options")) {
+                StartupOptions.Refused refused = StartupOptions.apply(e.getValue(), params, KNOWN,
+                        cfg.ignoreStartupParameters());
+                if (refused != null) {
+                    session.fail(PgError.fatal(SqlState.PROTOCOL_VIOLATION, refused.message()), refused.message());
+                    return;
+                }
                 continue;
             }
             if (KNOWN.contains(key) || params.isTracked(key)) {

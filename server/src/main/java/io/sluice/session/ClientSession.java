@@ -250,6 +250,7 @@ public final class ClientSession extends ChannelInboundHandlerAdapter {
     /** Login finished: greet the client and start serving; {@code r} is null for the console. */
     void loggedIn(Route r, boolean isConsole, boolean admin, ClientParams p, Map<String, String> welcome) {
         timers.cancel();
+        p.fillUnset(welcome);
         this.params = p;
         if (isConsole) {
             console = new ConsoleSession(this, gate, admin);

@@ -98,7 +98,7 @@ final class ServerAdminContext implements AdminContext {
                 rules.poolSize(e), rules.minPoolSize(e), rules.reservePoolSize(e),
                 (int) rules.serverLifetime(e).toSeconds(),
                 e.poolMode().map(m -> m.configName()).orElse(null),
-                hosts.size() > 1 ? e.loadBalanceHosts().toString() : null,
+                hosts.size() > 1 ? e.loadBalanceHosts().configName() : null,
                 rules.maxDbConnections(e), current, rules.maxDbClientConnections(e),
                 server.clients().clientsOfDatabase(e.name()), server.pauseControl().paused(e.name()),
                 server.pauseControl().disabled(e.name()));
@@ -122,7 +122,8 @@ final class ServerAdminContext implements AdminContext {
                     instanceof io.sluice.session.RouteLookup.Pooled r ? r.route().mode().configName() : null;
             rows.add(new PoolRow(p.key().database(), p.key().user(), clients.active(p.key()), clients.waiting(p.key()),
                     0, 0, s.svActive(), 0, 0,
-                    s.svIdle(), s.svUsed(), s.svTested(), s.svLogin(), s.maxWaitNanos() / 1000, mode, null));
+                    s.svIdle(), s.svUsed(), s.svTested(), s.svLogin(), s.maxWaitNanos() / 1000, mode,
+                    loadBalanceHosts(p.key().database())));
         }
         PoolKey console = ClientRegistry.consolePool();
         rows.add(new PoolRow(console.database(), console.user(), clients.active(console), 0, 0, 0, 0, 0, 0, 0, 0, 0,
@@ -138,6 +139,12 @@ final class ServerAdminContext implements AdminContext {
             String state = switch (c.state()) {
                 case WAITING -> "waiting";
                 case ACTIVE -> "active";
+    /** PgBouncer's load_balance_hosts value (lower case, as in the config) for a host list, else null. */
+    private String loadBalanceHosts(String database) {
+        return cfg().database(database).filter(e -> e.hosts().size() > 1)
+                .map(e -> e.loadBalanceHosts().configName()).orElse(null);
+    }
+
                 default -> "idle";
             };
             long waitMicros = c.waitingSinceNanos() == 0 ? 0 : (now - c.waitingSinceNanos()) / 1000;

@@ -322,25 +322,27 @@ final class ClientLogin {
     }
 
     private void wrongPassword() {
-        session.fail(PgError.fatal(SqlState.INVALID_PASSWORD, "password authentication failed for user \"" + user + "\""),
+        session.fail(PgError.fatal(SqlState.INVALID_PASSWORD, AuthFailure.PGBOUNCER_PASSWORD_REASON),
                 AuthFailure.PGBOUNCER_PASSWORD_REASON);
     }
 
     private void saslFailed(AuthFailure f) {
-        if (f.isWrongPassword()) {
-            session.fail(PgError.fatal(f.sqlState(), f.message()), AuthFailure.PGBOUNCER_SASL_REASON);
-        } else {
-            session.fail(PgError.fatal(f.sqlState(), f.message()), AuthFailure.PGBOUNCER_SASL_REASON);
-        }
+        String sqlState = f.isWrongPassword() ? SqlState.INVALID_PASSWORD : SqlState.PROTOCOL_VIOLATION;
+        session.fail(PgError.fatal(sqlState, AuthFailure.PGBOUNCER_SASL_REASON), AuthFailure.PGBOUNCER_SASL_REASON);
     }
 
     // ---- greeting ---------------------------------------------------------------------------
 
+    /**
+     * PgBouncer's words, which clients and scripts match on; the SQLSTATE stays PostgreSQL's 28P01
+     * for a wrong password (PgBouncer sends 08P01) because drivers key "bad credentials" on it.
+     */
     /** Authenticated and greeted: from now on max_packet_size bounds the client's messages. */
     private void endLoginPhase() {
         FrameDecoder frames = session.channel().pipeline().get(FrameDecoder.class);
         if (frames != null) {
             frames.loginDone();
+    /** Any failed SCRAM exchange reads "SASL authentication failed", as in PgBouncer. */
         }
     }
 

@@ -21,9 +21,9 @@ import io.sluice.proto.SqlState;
 import io.sluice.proto.StartupPacket;
 import io.sluice.proto.TransactionStatus;
 import io.sluice.proto.codec.Encoders;
+import io.sluice.util.SocketIds;
 
 import java.util.Map;
-import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * One client connection, as the thin Netty handler of the client side: login (delegated to
@@ -33,7 +33,6 @@ import java.util.concurrent.atomic.AtomicLong;
  * CLIENTS read. See package-info for the threading rule.
  */
 public final class ClientSession extends ChannelInboundHandlerAdapter {
-    private static final AtomicLong IDS = new AtomicLong(1);
     /** The console's pool, as PgBouncer lists it in SHOW POOLS. */
     static final PoolKey CONSOLE_POOL = new PoolKey("pgbouncer", "pgbouncer");
 
@@ -43,7 +42,7 @@ public final class ClientSession extends ChannelInboundHandlerAdapter {
      */
     public enum State { LOGIN, IDLE, WAITING, ACTIVE, CLOSED }
 
-    private final long id = IDS.getAndIncrement();
+    private final long id = SocketIds.next();
     private final SessionContext ctx;
     private final boolean unixSocket;
     private final long connectTimeMillis = System.currentTimeMillis();

@@ -81,10 +81,15 @@ final class ServerAdminContext implements AdminContext {
         for (DatabaseEntry e : cfg().databases().values()) {
             rows.add(row(e));
         }
+        for (String auto : server.autoDatabases()) {
+            if (server.routing().isAutoDatabase(auto)) {
+                cfg().database(auto).map(this::row).ifPresent(rows::add);
+            }
+        }
         ConfigSnapshot c = cfg();
         rows.add(new DatabaseRow("pgbouncer", null, c.listenPort(), "pgbouncer", "pgbouncer", 2, 0, 0,
-                // like PgBouncer, the console database inherits the global max_db_connections
-                0, "statement", null, c.maxDbConnections(), 0, c.maxClientConn(),
+                // like PgBouncer, the console database has no limits of its own: the global ones apply
+                0, "statement", null, c.maxDbConnections(), 0, c.settings().intValue("max_db_client_connections"),
                 server.clients().clientsOfDatabase("pgbouncer"), false, false));
         rows.sort((a, b) -> a.name().compareTo(b.name()));
         return rows;
@@ -109,6 +114,9 @@ final class ServerAdminContext implements AdminContext {
         if ("pgbouncer".equals(name)) {
             return databases().stream().filter(r -> r.name().equals(name)).findFirst();
         }
+        if (registerAutoDatabase && server.routing().isAutoDatabase(name) && server.registerAutoDatabase(name)) {
+            Log.global().info("registered new auto-database: " + name);
+        }
         return cfg().database(name).map(this::row);
     }
 
@@ -131,6 +139,12 @@ final class ServerAdminContext implements AdminContext {
         return rows;
     }
 
+    /** PgBouncer's load_balance_hosts value (lower case, as in the config) for a host list, else null. */
+    private String loadBalanceHosts(String database) {
+        return cfg().database(database).filter(e -> e.hosts().size() > 1)
+                .map(e -> e.loadBalanceHosts().configName()).orElse(null);
+    }
+
     @Override
     public List<SocketRow> clients() {
         List<SocketRow> rows = new ArrayList<>();
@@ -139,12 +153,6 @@ final class ServerAdminContext implements AdminContext {
             String state = switch (c.state()) {
                 case WAITING -> "waiting";
                 case ACTIVE -> "active";
-    /** PgBouncer's load_balance_hosts value (lower case, as in the config) for a host list, else null. */
-    private String loadBalanceHosts(String database) {
-        return cfg().database(database).filter(e -> e.hosts().size() > 1)
-                .map(e -> e.loadBalanceHosts().configName()).orElse(null);
-    }
-
                 default -> "idle";
             };
             long waitMicros = c.waitingSinceNanos() == 0 ? 0 : (now - c.waitingSinceNanos()) / 1000;

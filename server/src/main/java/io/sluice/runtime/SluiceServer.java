@@ -67,6 +67,7 @@ public final class SluiceServer implements SessionContext {
     private volatile boolean shuttingDown;
     private final AfterInactive departures = new AfterInactive(this::clientLeft);
     private final List<CompletableFuture<Void>> noClients = new ArrayList<>();
+    private final java.util.Set<String> autoDatabases = new java.util.LinkedHashSet<>();
     private io.sluice.metrics.PrometheusEndpoint metrics;
 
     public SluiceServer(ConfigSnapshot config) {
@@ -245,7 +246,21 @@ public final class SluiceServer implements SessionContext {
             return new RouteLookup.Refused(io.sluice.proto.PgError.fatal(io.sluice.proto.SqlState.PROTOCOL_VIOLATION,
                     "database \"" + database + "\" is disabled"));
         }
-        return routing.route(database, user);
+        RouteLookup r = routing.route(database, user);
+        if (r instanceof RouteLookup.Pooled p && routing.isAutoDatabase(database) && registerAutoDatabase(database)) {
+            return new RouteLookup.Pooled(p.route(), true);
+        }
+        return r;
+    }
+
+    /** Remembers an auto-database as PgBouncer registers one; true the first time it is seen. */
+    boolean registerAutoDatabase(String database) {
+        return autoDatabases.add(database);
+    }
+
+    /** The auto-databases registered so far, in order (SHOW DATABASES lists them). */
+    List<String> autoDatabases() {
+        return List.copyOf(autoDatabases);
     }
 
     @Override

@@ -116,7 +116,8 @@ final class ClientLogin {
         int loginLimit = pipe.get(StartupDecoder.class).packetLimit();
         pipe.replace(StartupDecoder.class, "frames",
                 new FrameDecoder(session.context().settings().maxPacketSize(), loginLimit, "d"));
-        if (refusal != null) {
+        // max_client_conn spares the console, so an operator can still get in when clients are at it
+        if (refusal != null && !ClientSession.CONSOLE_POOL.database().equals(s.database())) {
             session.fail(refusal, refusal.message());
             return;
         }
@@ -162,20 +163,16 @@ final class ClientLogin {
             authenticate(cfg.authType());
             return;
         }
-        if (lookup instanceof RouteLookup.Console) {
-            startConsoleLogin(cfg);
+        if (lookup instanceof RouteLookup.Console console) {
+            startConsoleLogin(cfg, console);
             return;
         }
-        Route route = ((RouteLookup.Pooled) lookup).route();
-        ClientRegistry clients = session.context().clients();
-        if (route.maxDbClientConnections() > 0 && clients.clientsOfDatabase(database) >= route.maxDbClientConnections()) {
-            session.fail(PgError.fatal(SqlState.PROTOCOL_VIOLATION,
-                    "client connections exceeded (max_db_client_connections)"), "client connections exceeded (max_db_client_connections)");
-            return;
+        RouteLookup.Pooled pooled = (RouteLookup.Pooled) lookup;
+        if (pooled.newAutoDatabase()) {
+            session.log("registered new auto-database: " + database);
         }
-        if (route.maxUserClientConnections() > 0 && clients.clientsOfUser(user) >= route.maxUserClientConnections()) {
-            session.fail(PgError.fatal(SqlState.PROTOCOL_VIOLATION,
-                    "client connections exceeded (max_user_client_connections)"), "client connections exceeded (max_user_client_connections)");
+        Route route = pooled.route();
+        if (overClientLimits(database, route.maxDbClientConnections(), route.maxUserClientConnections())) {
             return;
         }
         session.countLogin();
@@ -190,12 +187,17 @@ final class ClientLogin {
      * succeed, whatever the lists say: auth_type = trust answers "trust" authentication failed,
      * so trust never admits an unlisted name.
      */
-    private void startConsoleLogin(SessionSettings cfg) {
+    private void startConsoleLogin(SessionSettings cfg, RouteLookup.Console limits) {
         boolean peerAdmin = session.unixSocket() && CONSOLE_USER.equals(user)
                 && PeerCredentials.uidOf(session.channel()) == session.context().ownUid();
         if (peerAdmin) {
             consoleAdmin = true;
             finish();
+            return;
+        }
+        // the client limits hold for the console too, except for admin_users (PgBouncer's rule)
+        if (!cfg.adminUsers().contains(user) && overClientLimits(session.database(),
+                limits.maxDbClientConnections(), limits.maxUserClientConnections())) {
             return;
         }
         boolean any = "any".equals(cfg.authType());
@@ -208,6 +210,19 @@ final class ClientLogin {
         }
         session.countLogin();
         authenticate(cfg.authType());
+    }
+
+    /** Refuses the client when its database or user is at its client limit (0 = none). */
+    private boolean overClientLimits(String database, int maxDb, int maxUser) {
+        ClientRegistry clients = session.context().clients();
+        String which = maxDb > 0 && clients.clientsOfDatabase(database) >= maxDb ? "max_db_client_connections"
+                : maxUser > 0 && clients.clientsOfUser(user) >= maxUser ? "max_user_client_connections" : null;
+        if (which == null) {
+            return false;
+        }
+        String msg = "client connections exceeded (" + which + ")";
+        session.fail(PgError.fatal(SqlState.PROTOCOL_VIOLATION, msg), msg);
+        return true;
     }
 
     // ---- authentication ---------------------------------------------------------------------
@@ -321,11 +336,16 @@ final class ClientLogin {
         }
     }
 
+    /**
+     * PgBouncer's words, which clients and scripts match on; the SQLSTATE stays PostgreSQL's 28P01
+     * for a wrong password (PgBouncer sends 08P01) because drivers key "bad credentials" on it.
+     */
     private void wrongPassword() {
         session.fail(PgError.fatal(SqlState.INVALID_PASSWORD, AuthFailure.PGBOUNCER_PASSWORD_REASON),
                 AuthFailure.PGBOUNCER_PASSWORD_REASON);
     }
 
+    /** Any failed SCRAM exchange reads "SASL authentication failed", as in PgBouncer. */
     private void saslFailed(AuthFailure f) {
         String sqlState = f.isWrongPassword() ? SqlState.INVALID_PASSWORD : SqlState.PROTOCOL_VIOLATION;
         session.fail(PgError.fatal(sqlState, AuthFailure.PGBOUNCER_SASL_REASON), AuthFailure.PGBOUNCER_SASL_REASON);
@@ -333,16 +353,11 @@ final class ClientLogin {
 
     // ---- greeting ---------------------------------------------------------------------------
 
-    /**
-     * PgBouncer's words, which clients and scripts match on; the SQLSTATE stays PostgreSQL's 28P01
-     * for a wrong password (PgBouncer sends 08P01) because drivers key "bad credentials" on it.
-     */
     /** Authenticated and greeted: from now on max_packet_size bounds the client's messages. */
     private void endLoginPhase() {
         FrameDecoder frames = session.channel().pipeline().get(FrameDecoder.class);
         if (frames != null) {
             frames.loginDone();
-    /** Any failed SCRAM exchange reads "SASL authentication failed", as in PgBouncer. */
         }
     }
 

@@ -301,14 +301,10 @@ public final class ClientSession extends ChannelInboundHandlerAdapter {
 
     // ---- endings ------------------------------------------------------------------------------
 
-    /** Sends {@code error} to the client, logs {@code reason}, closes. */
+    /** Logs {@code reason}, sends {@code error} to the client, closes. */
     void fail(PgError error, String reason) {
         if (state == State.CLOSED || closing) {
             return;
-        }
-        closing = true;
-        if (channel.isActive()) {
-            channel.writeAndFlush(Encoders.error(channel.alloc(), error)).addListener(ChannelFutureListener.CLOSE);
         }
         end(reason, error);
     }
@@ -323,7 +319,11 @@ public final class ClientSession extends ChannelInboundHandlerAdapter {
         end(reason, null);
     }
 
-    /** Ends the session; PgBouncer logs "closing because" first, then "pooler error". */
+    /**
+     * Ends the session in PgBouncer's order: "closing because" is logged, the server is settled,
+     * then "pooler error" is logged and only then the error is sent, so that a script reading
+     * the log as soon as its client got the error always finds the reason there.
+     */
     private void end(String reason, PgError sent) {
         if (state == State.CLOSED) {
             return;
@@ -331,6 +331,9 @@ public final class ClientSession extends ChannelInboundHandlerAdapter {
         boolean wasLoggedIn = state != State.LOGIN;
         closing = true;
         timers.cancel();
+        if ((wasLoggedIn || !user.isEmpty()) && ctx.settings().logDisconnections()) {
+            log("closing because: " + reason + " (age=" + ((System.currentTimeMillis() - connectTimeMillis) / 1000) + "s)");
+        }
         if (relay != null) {
             relay.close();
         }
@@ -339,16 +342,18 @@ public final class ClientSession extends ChannelInboundHandlerAdapter {
         }
         moveTo(State.CLOSED);
         ctx.clients().remove(this);
-        if ((wasLoggedIn || !user.isEmpty()) && ctx.settings().logDisconnections()) {
-            log("closing because: " + reason + " (age=" + ((System.currentTimeMillis() - connectTimeMillis) / 1000) + "s)");
-        }
         if (sent != null && ctx.settings().logPoolerErrors()) {
             Log.global().client(Level.WARNING, id, database, user, remote().address(), remote().port(),
                     "pooler error: " + sent.message());
         }
-        if (channel.isActive() && !channel.isWritable()) {
+        if (!channel.isActive()) {
+            return;
+        }
+        if (!channel.isWritable()) {
             channel.close();
-        } else if (channel.isActive()) {
+        } else if (sent != null) {
+            channel.writeAndFlush(Encoders.error(channel.alloc(), sent)).addListener(ChannelFutureListener.CLOSE);
+        } else {
             channel.writeAndFlush(Unpooled.EMPTY_BUFFER).addListener(ChannelFutureListener.CLOSE);
         }
     }

@@ -128,8 +128,12 @@ final class ServerAdminContext implements AdminContext {
             PoolSnapshot s = p.snapshot();
             String mode = server.routing().route(p.key().database(), p.key().user())
                     instanceof io.sluice.session.RouteLookup.Pooled r ? r.route().mode().configName() : null;
+            // a forwarded cancel keeps its sender's connection open until PostgreSQL has it: one
+            // cancel client per cancel in flight; released servers wait for theirs (being_canceled)
+            int cancelling = server.cancels().activeCancels(p.key());
+            int beingCanceled = server.cancels().beingCanceled(p.key());
             rows.add(new PoolRow(p.key().database(), p.key().user(), clients.active(p.key()), clients.waiting(p.key()),
-                    0, 0, s.svActive(), 0, 0,
+                    cancelling, 0, s.svActive() - beingCanceled, cancelling, beingCanceled,
                     s.svIdle(), s.svUsed(), s.svTested(), s.svLogin(), s.maxWaitNanos() / 1000, mode,
                     loadBalanceHosts(p.key().database())));
         }
@@ -180,7 +184,8 @@ final class ServerAdminContext implements AdminContext {
                 if (conn == null) {
                     continue;
                 }
-                rows.add(new SocketRow("S", p.key().user(), p.key().database(), "none", s.state(),
+                String state = server.cancels().beingCanceled(conn) ? "being_canceled" : s.state();
+                rows.add(new SocketRow("S", p.key().user(), p.key().database(), "none", state,
                         conn.remote().address(), conn.remote().port(), conn.local().address(), conn.local().port(),
                         conn.connectTimeMillis(), conn.requestTimeMillis(), 0,
                         server.pauseControl().closeNeeded(conn.id()), conn.id(),

@@ -309,7 +309,17 @@ public final class SluiceServer implements SessionContext {
     }
 
     @Override
-    public void forwardCancel(ServerConnection server) {
-        cancels.cancel(server);
+    public void forwardCancel(ServerConnection server, Runnable done) {
+        cancels.cancel(server, done);
+    }
+
+    @Override
+    public void afterCancels(ServerConnection server, Runnable then) {
+        cancels.whenDone(server, then);
+    }
+
+    /** Cancels in flight and servers held back for them, for SHOW POOLS / SHOW SERVERS. */
+    CancelForwarder cancels() {
+        return cancels;
     }
 }

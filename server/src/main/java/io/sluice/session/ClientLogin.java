@@ -96,17 +96,17 @@ final class ClientLogin {
     }
 
     /**
-     * Forwards the cancel when both halves of the key match a live client. Right or wrong, the
-     * sender sees the same thing, a close with nothing written, so a flood of guesses learns
-     * nothing (PgBouncer closes the cancel connection either way too). The close goes first so
-     * that forwarding a right one does not even delay it.
+     * Forwards the cancel when both halves of the key match a live client with a query running.
+     * Right or wrong, the sender sees the same thing, a close with nothing written, so a flood of
+     * guesses learns nothing from the answer. A forwarded one closes only once PostgreSQL has
+     * taken it, as PgBouncer does, so the sender's cancel call returns when the cancel is done.
      */
     private void cancel(StartupPacket.CancelRequest c) {
         ClientSession target = session.context().clients().byCancelKey(c.processId(), c.secretKey());
         step = Step.DONE;
-        session.channel().close();
-        if (target != null && target != session) {
-            target.cancelRequested(c.secretKey());
+        if (target == null || target == session
+                || !target.cancelRequested(c.secretKey(), () -> session.channel().close())) {
+            session.channel().close();
         }
     }
 

@@ -274,14 +274,16 @@ public final class ClientSession extends ChannelInboundHandlerAdapter {
         }
     }
 
-    /** A CancelRequest for this session arrived on another connection. */
-    void cancelRequested(int key) {
-        if (key != cancelKey || relay == null) {
-            return;
+    /**
+     * A CancelRequest for this session arrived on another connection. Returns true when it was
+     * forwarded to this client's busy server; {@code done} then runs once it is complete.
+     */
+    boolean cancelRequested(int key, Runnable done) {
+        if (key != cancelKey || relay == null || !relay.busy()) {
+            return false;
         }
-        if (relay.busy()) {
-            ctx.forwardCancel(relay.server());
-        }
+        ctx.forwardCancel(relay.server(), done);
+        return true;
     }
 
     /** The pool could not give a server: the client gets the engine's text (PgBouncer's words). */

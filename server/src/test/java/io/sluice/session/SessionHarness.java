@@ -43,6 +43,8 @@ class SessionHarness implements SessionContext {
     private final Route route;
     private final DatabaseStats stats = new DatabaseStats("db");
     int checkouts;
+    /** The BackendKeyData the client got at login: {pid, secret}. */
+    int[] cancelKey;
 
     SessionHarness(PoolMode mode) {
         this(mode, 0);
@@ -60,7 +62,18 @@ class SessionHarness implements SessionContext {
         session = new ClientSession(this, false);
         client = new EmbeddedChannel(new StartupDecoder(4096), session);
         client.writeInbound(Encoders.startup(ALLOC, Map.of("user", "u", "database", "db")));
-        drain(client);
+        ByteBuf b;
+        while ((b = client.readOutbound()) != null) {
+            while (b.readableBytes() >= 5) {
+                byte type = b.readByte();
+                int len = b.readInt() - 4;
+                if (type == 'K') {
+                    cancelKey = new int[] {b.getInt(b.readerIndex()), b.getInt(b.readerIndex() + 4)};
+                }
+                b.skipBytes(len);
+            }
+            b.release();
+        }
     }
 
     static ByteBuf concat(ByteBuf... parts) {
@@ -185,7 +198,13 @@ class SessionHarness implements SessionContext {
     }
 
     @Override
-    public void forwardCancel(ServerConnection server) {
+    public void forwardCancel(ServerConnection server, Runnable done) {
+        done.run();
+    }
+
+    @Override
+    public void afterCancels(ServerConnection server, Runnable then) {
+        then.run();
     }
 
 }

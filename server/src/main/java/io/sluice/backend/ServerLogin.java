@@ -44,14 +44,23 @@ public final class ServerLogin {
 
     void onMessage(ServerConnection conn, BackendMessage m) {
         if (m instanceof BackendMessage.ErrorOrNotice e) {
-            if (e.error()) {
-                // PgBouncer's words: a warning naming the level, the server closed with the bare
-                // message, and the clients waiting for this login told the server's own error
-                String level = e.fields().getOrDefault('S', e.fields().getOrDefault('V', "ERROR"));
-                Log.global().warning("server login failed: " + level + " " + e.message());
-                failed(e.sqlState(), e.message());
-                conn.close(e.message());
+            if (!e.error()) {
+                return;
             }
+            String level = e.fields().getOrDefault('S', e.fields().getOrDefault('V', "ERROR"));
+            if (conn.target().startupParams().containsKey("replication")) {
+                // a replication login fails for reasons of its own (REPLICATION role, hba line):
+                // PgBouncer logs the server's error and tells the one client "login failed"
+                Log.global().error("S: login failed: " + level + ": " + e.message());
+                failed(SqlState.PROTOCOL_VIOLATION, "login failed");
+                conn.close("login failed");
+                return;
+            }
+            // PgBouncer's words: a warning naming the level, the server closed with the bare
+            // message, and the clients waiting for this login told the server's own error
+            Log.global().warning("server login failed: " + level + " " + e.message());
+            failed(e.sqlState(), e.message());
+            conn.close(e.message());
             return;
         }
         if (!(m instanceof BackendMessage.Authentication a)) {

@@ -161,7 +161,7 @@ final class ServerAdminContext implements AdminContext {
             };
             long waitMicros = c.waitingSinceNanos() == 0 ? 0 : (now - c.waitingSinceNanos()) / 1000;
             ServerConnection s = c.server();
-            rows.add(new SocketRow("C", c.user(), c.database(), "none", state, c.remote().address(), c.remote().port(),
+            rows.add(new SocketRow("C", c.user(), c.database(), c.replication().word(), state, c.remote().address(), c.remote().port(),
                     c.local().address(), c.local().port(), c.connectTimeMillis(), c.requestTimeMillis(), waitMicros,
                     false, c.id(), s == null ? null : s.id(), 0, "", c.applicationName(), 0, c.id(),
                     SocketBuffers.NONE));
@@ -178,6 +178,12 @@ final class ServerAdminContext implements AdminContext {
             }
         }
         List<SocketRow> rows = new ArrayList<>();
+        server.dedicatedServers().forEach((id, mode) -> {
+            ServerConnection conn = server.servers().get(id);
+            if (conn != null) {
+                rows.add(serverRow(conn, conn.user(), conn.database(), mode, "active", linkedClient.get(id)));
+            }
+        });
         for (Pool p : server.pools().pools()) {
             for (ServerSnapshot s : p.snapshot().servers()) {
                 ServerConnection conn = s.handle() instanceof ServerConnection sc ? sc : null;
@@ -185,15 +191,20 @@ final class ServerAdminContext implements AdminContext {
                     continue;
                 }
                 String state = server.cancels().beingCanceled(conn) ? "being_canceled" : s.state();
-                rows.add(new SocketRow("S", p.key().user(), p.key().database(), "none", state,
-                        conn.remote().address(), conn.remote().port(), conn.local().address(), conn.local().port(),
-                        conn.connectTimeMillis(), conn.requestTimeMillis(), 0,
-                        server.pauseControl().closeNeeded(conn.id()), conn.id(),
-                        linkedClient.get(conn.id()), conn.backendPid(), "", conn.applicationName(), 0, conn.id(),
-                        SocketBuffers.NONE));
+                rows.add(serverRow(conn, p.key().user(), p.key().database(), "none", state,
+                        linkedClient.get(conn.id())));
             }
         }
         return rows;
+    }
+
+    private SocketRow serverRow(ServerConnection conn, String user, String database, String replication,
+                                String state, Long link) {
+        return new SocketRow("S", user, database, replication, state,
+                conn.remote().address(), conn.remote().port(), conn.local().address(), conn.local().port(),
+                conn.connectTimeMillis(), conn.requestTimeMillis(), 0,
+                server.pauseControl().closeNeeded(conn.id()), conn.id(),
+                link, conn.backendPid(), "", conn.applicationName(), 0, conn.id(), SocketBuffers.NONE);
     }
 
     @Override

@@ -60,6 +60,8 @@ final class ClientLogin {
     private byte[] salt;
     private ScramServerExchange scram;
     private boolean consoleAdmin;
+    private Replication replication = Replication.NONE;
+    private String replicationOptions;
 
     ClientLogin(ClientSession session) {
         this.session = session;
@@ -130,9 +132,14 @@ final class ClientLogin {
         session.identify(database, user);
         SessionSettings cfg = session.context().settings();
         params = new ClientParams(cfg.trackedParameters());
+        replication = Replication.of(s.parameters().get("replication"));
         for (Map.Entry<String, String> e : s.parameters().entrySet()) {
             String key = e.getKey().toLowerCase(Locale.ROOT);
-            if (key.equals("user") || key.equals("database")) {
+            if (key.equals("user") || key.equals("database") || key.equals("replication")) {
+                continue;
+            }
+            if (key.equals("options") && replication != Replication.NONE) {
+                replicationOptions = e.getValue(); // its own server takes any options, verbatim
                 continue;
             }
             if (key.equals("options")) {
@@ -377,6 +384,15 @@ final class ClientLogin {
         }
         Route route = ((RouteLookup.Pooled) lookup).route();
         step = Step.WELCOME;
+        if (replication != Replication.NONE) {
+            ReplicationStart.start(session, route, replication, params, replicationOptions, greeted -> {
+                step = Step.DONE;
+                if (greeted) {
+                    endLoginPhase();
+                }
+            });
+            return;
+        }
         session.context().welcome(route.poolKey(), new SessionContext.WelcomeCallback() {
             @Override
             public void welcome(Map<String, String> params) {

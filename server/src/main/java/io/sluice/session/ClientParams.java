@@ -43,6 +43,11 @@ final class ClientParams {
         values.put(canonical(name), value);
     }
 
+    /** The values the client set, by canonical name (the startup packet of a dedicated server). */
+    Map<String, String> values() {
+        return new LinkedHashMap<>(values);
+    }
+
     String applicationName() {
         return values.getOrDefault("application_name", "");
     }

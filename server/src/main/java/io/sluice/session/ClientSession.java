@@ -52,6 +52,8 @@ public final class ClientSession extends ChannelInboundHandlerAdapter {
     private ClientLogin login;
     private ConsoleSession console;
     private Relay relay;
+    private ReplicationRelay replicationRelay;
+    private Replication replication = Replication.NONE;
     private ReadGate gate;
     private SessionTimers timers;
     private String user = "";
@@ -110,7 +112,12 @@ public final class ClientSession extends ChannelInboundHandlerAdapter {
     }
 
     public ServerConnection server() {
-        return relay == null ? null : relay.server();
+        return relay != null ? relay.server() : replicationRelay != null ? replicationRelay.server() : null;
+    }
+
+    /** none, physical or logical (SHOW CLIENTS replication). */
+    public Replication replication() {
+        return replication;
     }
 
     public long connectTimeMillis() {
@@ -194,6 +201,8 @@ public final class ClientSession extends ChannelInboundHandlerAdapter {
             if (frame.type() == 'X') {
                 frame.release();
                 close("client close request");
+            } else if (replicationRelay != null) {
+                replicationRelay.fromClient(frame);
             } else if (frame.type() == 'Q' && ctx.settings().disablePqexec()) {
                 frame.release();
                 fail(PgError.fatal(SqlState.PROTOCOL_VIOLATION, "PQexec disallowed"), "PQexec disallowed");
@@ -207,6 +216,8 @@ public final class ClientSession extends ChannelInboundHandlerAdapter {
     public void channelReadComplete(ChannelHandlerContext c) {
         if (relay != null) {
             relay.clientReadComplete();
+        } else if (replicationRelay != null) {
+            replicationRelay.clientReadComplete();
         }
     }
 
@@ -214,6 +225,8 @@ public final class ClientSession extends ChannelInboundHandlerAdapter {
     public void channelWritabilityChanged(ChannelHandlerContext c) {
         if (relay != null) {
             relay.clientWritabilityChanged();
+        } else if (replicationRelay != null) {
+            replicationRelay.clientWritabilityChanged();
         }
     }
 
@@ -248,9 +261,7 @@ public final class ClientSession extends ChannelInboundHandlerAdapter {
 
     /** Login finished: greet the client and start serving; {@code r} is null for the console. */
     void loggedIn(Route r, boolean isConsole, boolean admin, ClientParams p, Map<String, String> welcome) {
-        timers.cancel();
         p.fillUnset(welcome);
-        this.params = p;
         if (isConsole) {
             console = new ConsoleSession(this, gate, admin);
             poolKey = CONSOLE_POOL;
@@ -258,6 +269,23 @@ public final class ClientSession extends ChannelInboundHandlerAdapter {
             relay = new Relay(this, r, p, ctx.stats(database), gate, timers);
             poolKey = r.poolKey();
         }
+        greet(p, welcome, State.IDLE);
+        if (relay != null) {
+            relay.armIdleTimers();
+        }
+    }
+
+    /** A replication client is in: linked to its dedicated server for good, greeted with that server's parameters. */
+    void loggedInReplication(Route r, Replication mode, ClientParams p, ServerConnection server) {
+        replication = mode;
+        poolKey = r.poolKey();
+        replicationRelay = new ReplicationRelay(this, server, gate, p.applicationName());
+        greet(p, server.params(), State.ACTIVE);
+    }
+
+    private void greet(ClientParams p, Map<String, String> welcome, State to) {
+        timers.cancel();
+        this.params = p;
         cancelPid = ctx.clients().allocateCancelPid(this);
         cancelKey = ctx.clients().cancelSecret(cancelPid, this);
         var alloc = channel.alloc();
@@ -265,12 +293,9 @@ public final class ClientSession extends ChannelInboundHandlerAdapter {
         p.greeting(welcome).forEach((k, v) -> channel.write(Encoders.parameterStatus(alloc, k, v)));
         channel.write(Encoders.backendKeyData(alloc, cancelPid, cancelKey));
         channel.writeAndFlush(Encoders.readyForQuery(alloc, TransactionStatus.IDLE));
-        moveTo(State.IDLE);
+        moveTo(to);
         if (ctx.settings().logConnections()) {
-            log("login attempt: db=" + database + " user=" + user + " tls=no");
-        }
-        if (relay != null) {
-            relay.armIdleTimers();
+            log("login attempt: db=" + database + " user=" + user + " tls=no replication=" + replication.word());
         }
     }
 
@@ -338,6 +363,9 @@ public final class ClientSession extends ChannelInboundHandlerAdapter {
         }
         if (relay != null) {
             relay.close();
+        }
+        if (replicationRelay != null) {
+            replicationRelay.close();
         }
         if (login != null) {
             login.dispose();

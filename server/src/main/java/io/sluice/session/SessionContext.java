@@ -25,6 +25,12 @@ public interface SessionContext {
 
     void checkout(PoolKey key, Waiter waiter);
 
+    /**
+     * Opens a server connection of {@code key}'s database and user outside the pool, for one
+     * replication client: {@code startup} is added to the pool's startup parameters.
+     */
+    void connectReplication(PoolKey key, java.util.Map<String, String> startup, io.sluice.pool.ServerConnector.Callback callback);
+
     /** A transaction ended after {@code nanos} (feeds the pool's latency histogram). */
     void transactionDone(PoolKey key, long nanos);
 

@@ -11,6 +11,7 @@ import io.sluice.backend.ServerLogin;
 import io.sluice.config.PoolMode;
 import io.sluice.pool.Lease;
 import io.sluice.pool.PoolKey;
+import io.sluice.pool.ServerConnector;
 import io.sluice.pool.ServerHandle;
 import io.sluice.pool.Waiter;
 import io.sluice.pool.fakes.VirtualScheduler;
@@ -166,6 +167,15 @@ class SessionHarness implements SessionContext {
                 leaseEnds.add(how);
             }
         });
+    }
+
+    /** The startup parameters a replication client's dedicated server was opened with; it gets {@link #server}. */
+    Map<String, String> replicationStartup;
+
+    @Override
+    public void connectReplication(PoolKey key, Map<String, String> startup, ServerConnector.Callback callback) {
+        replicationStartup = startup;
+        callback.connected(server);
     }
 
     @Override

@@ -3,24 +3,45 @@ package io.sluice.backend;
 import io.netty.bootstrap.Bootstrap;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFutureListener;
+import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
+import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoop;
 import io.netty.channel.unix.DomainSocketAddress;
+import io.netty.util.ReferenceCountUtil;
 import io.sluice.net.Transport;
+import io.sluice.pool.PoolKey;
 import io.sluice.proto.BackendMessage;
 import io.sluice.proto.codec.Encoders;
 
 import java.net.InetSocketAddress;
 import java.net.SocketAddress;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
 
 /**
  * Sends a CancelRequest for a server's backend on a new connection to that server, as
  * PostgreSQL requires; the client only ever sees Sluice's own keys.
+ *
+ * <p>A cancel is complete once PostgreSQL closes that connection: the postmaster has signalled
+ * the backend by then. Until every cancel aimed at a server is complete, the server must not
+ * serve another client, or a late cancel would stop that client's query; {@link #whenDone} holds
+ * such a server back (PgBouncer's sv_being_canceled). Event loop only.
  */
 public final class CancelForwarder {
     private final EventLoop loop;
     private final Transport transport;
     private final String defaultSocketDir;
+    /** Cancels in flight, and what waits for them to end, per target server. */
+    private final Map<ServerConnection, InFlight> inFlight = new HashMap<>();
+
+    private static final class InFlight {
+        int cancels;
+        final List<Runnable> then = new ArrayList<>();
+    }
 
     public CancelForwarder(EventLoop loop, Transport transport, String defaultSocketDir) {
         this.loop = loop;
@@ -28,22 +49,116 @@ public final class CancelForwarder {
         this.defaultSocketDir = defaultSocketDir;
     }
 
-    public void cancel(ServerConnection server) {
+    /** Forwards a cancel for {@code server}'s backend; {@code done} runs once it is complete or failed. */
+    public void cancel(ServerConnection server, Runnable done) {
         BackendMessage.BackendKeyData key = server.cancelKey();
         if (key == null) {
-            return; // no query can run before login, so there is nothing to cancel
+            done.run(); // no query can run before login, so there is nothing to cancel
+            return;
         }
+        inFlight.computeIfAbsent(server, s -> new InFlight()).cancels++;
+        Runnable finish = new Runnable() {
+            private boolean ran;
+
+            @Override
+            public void run() {
+                if (!ran) {
+                    ran = true;
+                    ended(server);
+                    done.run();
+                }
+            }
+        };
         BackendTarget t = server.target();
         SocketAddress address = t.unixSocket()
                 ? new DomainSocketAddress(t.socketPath(defaultSocketDir))
                 : new InetSocketAddress(t.host(), t.port());
         Class<? extends Channel> type = t.unixSocket() ? transport.domainSocketChannel() : transport.socketChannel();
-        new Bootstrap().group(loop).channel(type).handler(new ChannelInboundHandlerAdapter())
-                .connect(address).addListener((ChannelFutureListener) f -> {
-                    if (f.isSuccess()) {
-                        f.channel().writeAndFlush(Encoders.cancelRequest(f.channel().alloc(), key.processId(), key.secretKey()))
-                                .addListener(ChannelFutureListener.CLOSE);
+        long timeoutNanos = Math.max(1_000_000, t.connectTimeoutNanos());
+        new Bootstrap().group(loop).channel(type)
+                .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, (int) Math.min(Integer.MAX_VALUE, timeoutNanos / 1_000_000))
+                .handler(new ChannelInboundHandlerAdapter() {
+                    @Override
+                    public void channelRead(ChannelHandlerContext ctx, Object msg) {
+                        ReferenceCountUtil.release(msg); // PostgreSQL answers a cancel with nothing
                     }
+
+                    @Override
+                    public void channelInactive(ChannelHandlerContext ctx) {
+                        finish.run();
+                    }
+
+                    @Override
+                    public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+                        ctx.close();
+                    }
+                })
+                .connect(address).addListener((ChannelFutureListener) f -> {
+                    if (!f.isSuccess()) {
+                        finish.run();
+                        return;
+                    }
+                    Channel ch = f.channel();
+                    ch.writeAndFlush(Encoders.cancelRequest(ch.alloc(), key.processId(), key.secretKey()));
+                    // PostgreSQL closes at once; a stuck one must not hold the server back for ever
+                    var stuck = loop.schedule(() -> {
+                        ch.close();
+                    }, timeoutNanos, TimeUnit.NANOSECONDS);
+                    ch.closeFuture().addListener(c -> stuck.cancel(false));
                 });
+    }
+
+    /**
+     * Runs {@code then} once no cancel aimed at {@code server} is in flight: at once when none is,
+     * else when the last one completes. Until then the server counts as being canceled.
+     */
+    public void whenDone(ServerConnection server, Runnable then) {
+        InFlight f = inFlight.get(server);
+        if (f == null) {
+            then.run();
+        } else {
+            f.then.add(then);
+        }
+    }
+
+    private void ended(ServerConnection server) {
+        InFlight f = inFlight.get(server);
+        if (f == null || --f.cancels > 0) {
+            return;
+        }
+        inFlight.remove(server);
+        f.then.forEach(Runnable::run);
+    }
+
+    /** Cancels in flight against servers of {@code pool} (SHOW POOLS sv_active_cancel). */
+    public int activeCancels(PoolKey pool) {
+        int n = 0;
+        for (Map.Entry<ServerConnection, InFlight> e : inFlight.entrySet()) {
+            if (of(pool, e.getKey())) {
+                n += e.getValue().cancels;
+            }
+        }
+        return n;
+    }
+
+    /** Servers of {@code pool} released but held back for their cancels (SHOW POOLS sv_being_canceled). */
+    public int beingCanceled(PoolKey pool) {
+        int n = 0;
+        for (Map.Entry<ServerConnection, InFlight> e : inFlight.entrySet()) {
+            if (of(pool, e.getKey()) && !e.getValue().then.isEmpty()) {
+                n++;
+            }
+        }
+        return n;
+    }
+
+    /** {@code server} is released but held back for its cancels (SHOW SERVERS state being_canceled). */
+    public boolean beingCanceled(ServerConnection server) {
+        InFlight f = inFlight.get(server);
+        return f != null && !f.then.isEmpty();
+    }
+
+    private static boolean of(PoolKey pool, ServerConnection server) {
+        return pool.database().equals(server.database()) && pool.user().equals(server.user());
     }
 }

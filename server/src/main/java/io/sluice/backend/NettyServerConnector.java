@@ -17,6 +17,8 @@ import io.sluice.proto.codec.FrameDecoder;
 
 import java.net.InetSocketAddress;
 import java.net.SocketAddress;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import java.util.function.Function;
@@ -50,6 +52,28 @@ public final class NettyServerConnector implements ServerConnector {
             callback.failed(SqlState.CONNECTION_FAILURE, e.getMessage());
             return;
         }
+        connect(key, target, callback);
+    }
+
+    /**
+     * A connection outside the pool (a replication client's own): the pool's target with
+     * {@code extraStartup} added to its startup packet, and no connect_query.
+     */
+    public void connectDedicated(PoolKey key, Map<String, String> extraStartup, Callback callback) {
+        BackendTarget base;
+        try {
+            base = targets.apply(key);
+        } catch (RuntimeException e) {
+            callback.failed(SqlState.CONNECTION_FAILURE, e.getMessage());
+            return;
+        }
+        Map<String, String> startup = new LinkedHashMap<>(base.startupParams());
+        startup.putAll(extraStartup);
+        connect(key, new BackendTarget(base.host(), base.port(), startup, base.credentials(), null,
+                base.connectTimeoutNanos()), callback);
+    }
+
+    private void connect(PoolKey key, BackendTarget target, Callback callback) {
         SocketAddress address = target.unixSocket()
                 ? new DomainSocketAddress(target.socketPath(defaultSocketDir))
                 : new InetSocketAddress(target.host(), target.port());

@@ -3,6 +3,7 @@ package io.sluice.backend;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
+import io.sluice.log.Level;
 import io.sluice.log.Log;
 import io.sluice.net.Endpoint;
 import io.sluice.pool.ServerHandle;
@@ -12,10 +13,10 @@ import io.sluice.proto.ProtocolException;
 import io.sluice.proto.TransactionStatus;
 import io.sluice.proto.codec.BackendDecoding;
 import io.sluice.proto.codec.Encoders;
+import io.sluice.util.SocketIds;
 
 import java.util.HashMap;
 import java.util.Map;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
 
 /**
@@ -25,11 +26,10 @@ import java.util.function.Consumer;
  * Confined to its channel's event loop, which is also the engine thread.
  */
 public final class ServerConnection extends ChannelInboundHandlerAdapter implements ServerHandle {
-    private static final AtomicLong IDS = new AtomicLong(1);
 
     public enum State { LOGIN, IDLE, ACTIVE, INTERNAL, CLOSED }
 
-    private final long id = IDS.getAndIncrement();
+    private final long id = SocketIds.next();
     private final Channel channel;
     private final BackendTarget target;
     private final String database;
@@ -129,6 +129,12 @@ public final class ServerConnection extends ChannelInboundHandlerAdapter impleme
         return requestTimeMillis;
     }
 
+    /** A client has been linked to this server at least once ({@link #markRequest} ran). */
+    @Override
+    public boolean servedClient() {
+        return requestTimeMillis != 0;
+    }
+
     @Override
     public boolean isOpen() {
         return state != State.CLOSED && channel.isActive();
@@ -215,6 +221,11 @@ public final class ServerConnection extends ChannelInboundHandlerAdapter impleme
         state = State.INTERNAL;
         channel.config().setAutoRead(true);
         channel.writeAndFlush(Encoders.query(channel.alloc(), sql));
+    }
+
+    /** A log line with this server's {@code S-} prefix. */
+    void log(Level level, String message) {
+        Log.global().server(level, id, database, user(), remote().address(), remote().port(), message);
     }
 
     @Override

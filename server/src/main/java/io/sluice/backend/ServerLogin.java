@@ -4,6 +4,8 @@ import io.sluice.auth.Md5Auth;
 import io.sluice.auth.NonceSource;
 import io.sluice.auth.ScramClientExchange;
 import io.sluice.config.userlist.Secret;
+import io.sluice.log.Level;
+import io.sluice.log.Log;
 import io.sluice.proto.BackendMessage;
 import io.sluice.proto.SqlState;
 import io.sluice.proto.codec.Encoders;
@@ -42,29 +44,44 @@ public final class ServerLogin {
 
     void onMessage(ServerConnection conn, BackendMessage m) {
         if (m instanceof BackendMessage.ErrorOrNotice e) {
-            if (e.error()) {
-                failed(e.sqlState(), e.message());
-                conn.close("login failed: " + e.message());
+            if (!e.error()) {
+                return;
             }
+            String level = e.fields().getOrDefault('S', e.fields().getOrDefault('V', "ERROR"));
+            if (conn.target().startupParams().containsKey("replication")) {
+                // a replication login fails for reasons of its own (REPLICATION role, hba line):
+                // PgBouncer logs the server's error and tells the one client "login failed"
+                Log.global().error("S: login failed: " + level + ": " + e.message());
+                failed(SqlState.PROTOCOL_VIOLATION, "login failed");
+                conn.close("login failed");
+                return;
+            }
+            // PgBouncer's words: a warning naming the level, the server closed with the bare
+            // message, and the clients waiting for this login told the server's own error
+            Log.global().warning("server login failed: " + level + " " + e.message());
+            failed(e.sqlState(), e.message());
+            conn.close(e.message());
             return;
         }
         if (!(m instanceof BackendMessage.Authentication a)) {
             return;
         }
         var ch = conn.channel();
-        String pw = credentials.password();
+        // no password known: answer with an empty one, as PgBouncer does, and let the server say no
+        String pw = credentials.password() == null ? "" : credentials.password();
+        Secret.Kind kind = Secret.kindOf(pw);
         switch (a.code()) {
             case BackendMessage.Authentication.OK -> { }
             case BackendMessage.Authentication.CLEARTEXT -> {
-                if (pw == null || credentials.isMd5Secret()) {
-                    refuse(conn, "cannot do cleartext login to server: no plain password for user " + credentials.user());
+                if (kind != Secret.Kind.PLAIN) {
+                    wrongPasswordType(conn, "cleartext", "wrong password type");
                     return;
                 }
                 ch.writeAndFlush(Encoders.password(ch.alloc(), pw));
             }
             case BackendMessage.Authentication.MD5 -> {
-                if (pw == null) {
-                    refuse(conn, "cannot do md5 login to server: no password for user " + credentials.user());
+                if (kind != Secret.Kind.PLAIN && kind != Secret.Kind.MD5) {
+                    wrongPasswordType(conn, "MD5", "wrong password type");
                     return;
                 }
                 ch.writeAndFlush(Encoders.password(ch.alloc(),
@@ -73,17 +90,18 @@ public final class ServerLogin {
             case BackendMessage.Authentication.SASL -> {
                 String mechs = new String(a.data(), StandardCharsets.UTF_8);
                 if (!mechs.contains("SCRAM-SHA-256")) {
-                    refuse(conn, "server offers no supported SASL mechanism");
+                    refuse(conn, "none of the server's SASL authentication mechanisms are supported");
                     return;
                 }
                 if (credentials.hasScramKeys()) {
                     scram = ScramClientExchange.withKeys(credentials.scramClientKey(), credentials.scramServerKey(),
                             NonceSource.secureRandom());
-                } else if (pw != null && Secret.kindOf(pw) == Secret.Kind.PLAIN) {
+                } else if (kind == Secret.Kind.PLAIN) {
                     scram = ScramClientExchange.withPassword(pw, NonceSource.secureRandom());
                 } else {
-                    refuse(conn, "cannot do SCRAM login to server: no password or client keys for user "
-                            + credentials.user());
+                    wrongPasswordType(conn, "SCRAM", kind == Secret.Kind.SCRAM
+                            ? "password is SCRAM secret but client authentication did not provide SCRAM keys"
+                            : "wrong password type");
                     return;
                 }
                 ch.writeAndFlush(Encoders.saslInitialResponse(ch.alloc(), "SCRAM-SHA-256", scram.clientFirst()));
@@ -100,16 +118,28 @@ public final class ServerLogin {
                 try {
                     scram.verifyServerFinal(new String(a.data(), StandardCharsets.UTF_8));
                 } catch (RuntimeException e) {
-                    refuse(conn, "SCRAM server signature mismatch");
+                    refuse(conn, "invalid server signature");
                 }
             }
-            default -> refuse(conn, "unsupported authentication method " + a.code() + " requested by server");
+            default -> refuse(conn, "unknown/unsupported auth method: " + a.code());
         }
     }
 
-    private void refuse(ServerConnection conn, String message) {
-        failed(SqlState.INVALID_PASSWORD, message);
-        conn.close(message);
+    /**
+     * The pool's secret cannot answer what the server asks for. PgBouncer logs why on the server
+     * and tells the waiting clients {@code server login failed: wrong password type}.
+     */
+    private void wrongPasswordType(ServerConnection conn, String method, String why) {
+        conn.log(Level.ERROR, "cannot do " + method + " authentication: " + why);
+        failed(SqlState.PROTOCOL_VIOLATION, "server login failed: wrong password type");
+        conn.close("failed to answer authreq");
+    }
+
+    /** Any other login the pooler cannot complete: clients get {@code server login failed: <why>}. */
+    private void refuse(ServerConnection conn, String why) {
+        conn.log(Level.ERROR, why);
+        failed(SqlState.PROTOCOL_VIOLATION, "server login failed: " + why);
+        conn.close("failed to answer authreq");
     }
 
     /** ReadyForQuery seen: run connect_query if any, then report success. */
@@ -121,7 +151,7 @@ public final class ServerLogin {
         }
         conn.runInternal(q, ok -> {
             if (!ok) {
-                io.sluice.log.Log.global().warning("connect_query failed on server " + conn.id() + " (ignored)");
+                Log.global().warning("connect_query failed on server " + conn.id() + " (ignored)");
             }
             if (conn.isOpen()) {
                 report(conn);

@@ -22,6 +22,15 @@ public interface ServerHandle {
      */
     void probe(Probe kind, Consumer<Boolean> done);
 
+    /**
+     * False while no client has used this connection yet (only the pooler looked at it, as the
+     * welcome does). server_lifetime = 0 ends a connection after its first use, which PgBouncer
+     * never counts from a login alone.
+     */
+    default boolean servedClient() {
+        return true;
+    }
+
     /** Closes the connection (Terminate, then socket close); the reason goes to the log. */
     void close(String reason);
 

@@ -17,9 +17,13 @@ public final class Cli {
     /** Hidden flag marking the detached child that {@code -d} starts; never typed by people. */
     public static final String DAEMON_CHILD_FLAG = "--sluice-daemon-child";
 
+    /**
+     * PgBouncer deprecated -R in favour of so_reuseport; Sluice accepts that key but does not act on
+     * it yet, so pointing there as a way out would send operators to a setting that does nothing.
+     */
     public static final String REBOOT_REFUSED =
-            "-R/--reboot (online restart) is not supported by Sluice: "
-                    + "run two processes on one port with so_reuseport = 1 instead";
+            "-R/--reboot (online restart) is not supported by Sluice; so_reuseport, which replaces it"
+                    + " in PgBouncer, is accepted in the config but not acted on by Sluice yet";
 
     private static final String PROG = "sluice";
 
@@ -99,7 +103,7 @@ public final class Cli {
                 + "\nOptions:\n"
                 + "  -d, --daemon         run in background (as a daemon)\n"
                 + "  -q, --quiet          run quietly\n"
-                + "  -R, --reboot         not supported (use so_reuseport = 1 instead)\n"
+                + "  -R, --reboot         not supported (nor is so_reuseport yet)\n"
                 + "  -u, --user=USERNAME  assume identity of USERNAME\n"
                 + "  -v, --verbose        increase verbosity\n"
                 + "  -V, --version        show version, then exit\n"

@@ -47,7 +47,8 @@ public final class Routing {
 
     public RouteLookup route(String database, String user) {
         if (CONSOLE_DB.equals(database)) {
-            return new RouteLookup.Console();
+            return new RouteLookup.Console(config.settings().intValue("max_db_client_connections"),
+                    config.precedence().maxUserClientConnections(user));
         }
         Optional<DatabaseEntry> entry = config.database(database);
         if (entry.isEmpty()) {
@@ -72,6 +73,11 @@ public final class Routing {
                 u.flatMap(UserEntry::transactionTimeout).map(Duration::toNanos).orElse(s.nanos("transaction_timeout")),
                 rules.maxDbClientConnections(db),
                 rules.maxUserClientConnections(user)));
+    }
+
+    /** {@code database} has no [databases] entry of its own and is served through {@code *}. */
+    public boolean isAutoDatabase(String database) {
+        return !config.databases().containsKey(database) && config.database(database).isPresent();
     }
 
     private DatabaseEntry entry(PoolKey key) {

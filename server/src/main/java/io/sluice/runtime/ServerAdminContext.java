@@ -81,10 +81,15 @@ final class ServerAdminContext implements AdminContext {
         for (DatabaseEntry e : cfg().databases().values()) {
             rows.add(row(e));
         }
+        for (String auto : server.autoDatabases()) {
+            if (server.routing().isAutoDatabase(auto)) {
+                cfg().database(auto).map(this::row).ifPresent(rows::add);
+            }
+        }
         ConfigSnapshot c = cfg();
         rows.add(new DatabaseRow("pgbouncer", null, c.listenPort(), "pgbouncer", "pgbouncer", 2, 0, 0,
-                // like PgBouncer, the console database inherits the global max_db_connections
-                0, "statement", null, c.maxDbConnections(), 0, c.maxClientConn(),
+                // like PgBouncer, the console database has no limits of its own: the global ones apply
+                0, "statement", null, c.maxDbConnections(), 0, c.settings().intValue("max_db_client_connections"),
                 server.clients().clientsOfDatabase("pgbouncer"), false, false));
         rows.sort((a, b) -> a.name().compareTo(b.name()));
         return rows;
@@ -98,7 +103,7 @@ final class ServerAdminContext implements AdminContext {
                 rules.poolSize(e), rules.minPoolSize(e), rules.reservePoolSize(e),
                 (int) rules.serverLifetime(e).toSeconds(),
                 e.poolMode().map(m -> m.configName()).orElse(null),
-                hosts.size() > 1 ? e.loadBalanceHosts().toString() : null,
+                hosts.size() > 1 ? e.loadBalanceHosts().configName() : null,
                 rules.maxDbConnections(e), current, rules.maxDbClientConnections(e),
                 server.clients().clientsOfDatabase(e.name()), server.pauseControl().paused(e.name()),
                 server.pauseControl().disabled(e.name()));
@@ -108,6 +113,9 @@ final class ServerAdminContext implements AdminContext {
     public Optional<DatabaseRow> findDatabase(String name, boolean registerAutoDatabase) {
         if ("pgbouncer".equals(name)) {
             return databases().stream().filter(r -> r.name().equals(name)).findFirst();
+        }
+        if (registerAutoDatabase && server.routing().isAutoDatabase(name) && server.registerAutoDatabase(name)) {
+            Log.global().info("registered new auto-database: " + name);
         }
         return cfg().database(name).map(this::row);
     }
@@ -120,14 +128,25 @@ final class ServerAdminContext implements AdminContext {
             PoolSnapshot s = p.snapshot();
             String mode = server.routing().route(p.key().database(), p.key().user())
                     instanceof io.sluice.session.RouteLookup.Pooled r ? r.route().mode().configName() : null;
+            // a forwarded cancel keeps its sender's connection open until PostgreSQL has it: one
+            // cancel client per cancel in flight; released servers wait for theirs (being_canceled)
+            int cancelling = server.cancels().activeCancels(p.key());
+            int beingCanceled = server.cancels().beingCanceled(p.key());
             rows.add(new PoolRow(p.key().database(), p.key().user(), clients.active(p.key()), clients.waiting(p.key()),
-                    0, 0, s.svActive(), 0, 0,
-                    s.svIdle(), s.svUsed(), s.svTested(), s.svLogin(), s.maxWaitNanos() / 1000, mode, null));
+                    cancelling, 0, s.svActive() - beingCanceled, cancelling, beingCanceled,
+                    s.svIdle(), s.svUsed(), s.svTested(), s.svLogin(), s.maxWaitNanos() / 1000, mode,
+                    loadBalanceHosts(p.key().database())));
         }
         PoolKey console = ClientRegistry.consolePool();
         rows.add(new PoolRow(console.database(), console.user(), clients.active(console), 0, 0, 0, 0, 0, 0, 0, 0, 0,
                 0, 0, "statement", null));
         return rows;
+    }
+
+    /** PgBouncer's load_balance_hosts value (lower case, as in the config) for a host list, else null. */
+    private String loadBalanceHosts(String database) {
+        return cfg().database(database).filter(e -> e.hosts().size() > 1)
+                .map(e -> e.loadBalanceHosts().configName()).orElse(null);
     }
 
     @Override
@@ -142,7 +161,7 @@ final class ServerAdminContext implements AdminContext {
             };
             long waitMicros = c.waitingSinceNanos() == 0 ? 0 : (now - c.waitingSinceNanos()) / 1000;
             ServerConnection s = c.server();
-            rows.add(new SocketRow("C", c.user(), c.database(), "none", state, c.remote().address(), c.remote().port(),
+            rows.add(new SocketRow("C", c.user(), c.database(), c.replication().word(), state, c.remote().address(), c.remote().port(),
                     c.local().address(), c.local().port(), c.connectTimeMillis(), c.requestTimeMillis(), waitMicros,
                     false, c.id(), s == null ? null : s.id(), 0, "", c.applicationName(), 0, c.id(),
                     SocketBuffers.NONE));
@@ -159,21 +178,33 @@ final class ServerAdminContext implements AdminContext {
             }
         }
         List<SocketRow> rows = new ArrayList<>();
+        server.dedicatedServers().forEach((id, mode) -> {
+            ServerConnection conn = server.servers().get(id);
+            if (conn != null) {
+                rows.add(serverRow(conn, conn.user(), conn.database(), mode, "active", linkedClient.get(id)));
+            }
+        });
         for (Pool p : server.pools().pools()) {
             for (ServerSnapshot s : p.snapshot().servers()) {
                 ServerConnection conn = s.handle() instanceof ServerConnection sc ? sc : null;
                 if (conn == null) {
                     continue;
                 }
-                rows.add(new SocketRow("S", p.key().user(), p.key().database(), "none", s.state(),
-                        conn.remote().address(), conn.remote().port(), conn.local().address(), conn.local().port(),
-                        conn.connectTimeMillis(), conn.requestTimeMillis(), 0,
-                        server.pauseControl().closeNeeded(conn.id()), conn.id(),
-                        linkedClient.get(conn.id()), conn.backendPid(), "", conn.applicationName(), 0, conn.id(),
-                        SocketBuffers.NONE));
+                String state = server.cancels().beingCanceled(conn) ? "being_canceled" : s.state();
+                rows.add(serverRow(conn, p.key().user(), p.key().database(), "none", state,
+                        linkedClient.get(conn.id())));
             }
         }
         return rows;
+    }
+
+    private SocketRow serverRow(ServerConnection conn, String user, String database, String replication,
+                                String state, Long link) {
+        return new SocketRow("S", user, database, replication, state,
+                conn.remote().address(), conn.remote().port(), conn.local().address(), conn.local().port(),
+                conn.connectTimeMillis(), conn.requestTimeMillis(), 0,
+                server.pauseControl().closeNeeded(conn.id()), conn.id(),
+                link, conn.backendPid(), "", conn.applicationName(), 0, conn.id(), SocketBuffers.NONE);
     }
 
     @Override

@@ -16,6 +16,7 @@ import io.sluice.net.EventLoopScheduler;
 import io.sluice.net.Listeners;
 import io.sluice.net.Transport;
 import io.sluice.pool.PoolKey;
+import io.sluice.pool.ServerConnector;
 import io.sluice.pool.Waiter;
 import io.sluice.pool.evict.PoolRegistry;
 import io.sluice.proto.codec.StartupDecoder;
@@ -60,6 +61,10 @@ public final class SluiceServer implements SessionContext {
     private final Map<Long, ServerConnection> servers = new LinkedHashMap<>();
     private final Listeners listeners;
     private final CancelForwarder cancels;
+    private final NettyServerConnector connector;
+    /** Replication clients' own server connections, outside every pool: id to replication mode. */
+    private final Map<Long, String> dedicated = new LinkedHashMap<>();
+    private final LoggingPoolEvents poolEvents = new LoggingPoolEvents(this);
     private final CompletableFuture<Integer> terminated = new CompletableFuture<>();
     private final int ownUid = UnixUser.uid();
     /** pkt_buf: what an unauthenticated client may send in one packet; fixed until restart, as in PgBouncer. */
@@ -71,6 +76,7 @@ public final class SluiceServer implements SessionContext {
     private volatile boolean shuttingDown;
     private final AfterInactive departures = new AfterInactive(this::clientLeft);
     private final List<CompletableFuture<Void>> noClients = new ArrayList<>();
+    private final java.util.Set<String> autoDatabases = new java.util.LinkedHashSet<>();
     private io.sluice.metrics.PrometheusEndpoint metrics;
 
     public SluiceServer(ConfigSnapshot config) {
@@ -80,10 +86,10 @@ public final class SluiceServer implements SessionContext {
         this.group = transport.newGroup(1);
         this.loop = group.next();
         String socketDir = config.unixSocketDir();
-        NettyServerConnector connector = new NettyServerConnector(loop, transport,
+        this.connector = new NettyServerConnector(loop, transport,
                 key -> routing.target(key, scramKeys, authLookups::queriedSecret), socketDir, this::serverCreated);
         this.scheduler = new EventLoopScheduler(loop);
-        this.pools = new PoolRegistry(key -> routing.poolSettings(key), connector, new LoggingPoolEvents(this),
+        this.pools = new PoolRegistry(key -> routing.poolSettings(key), connector, poolEvents,
                 Clock.SYSTEM, scheduler, Randomness.threadLocal());
         this.cancels = new CancelForwarder(loop, transport, socketDir);
         this.listeners = new Listeners(group, transport);
@@ -249,7 +255,21 @@ public final class SluiceServer implements SessionContext {
             return new RouteLookup.Refused(io.sluice.proto.PgError.fatal(io.sluice.proto.SqlState.PROTOCOL_VIOLATION,
                     "database \"" + database + "\" is disabled"));
         }
-        return routing.route(database, user);
+        RouteLookup r = routing.route(database, user);
+        if (r instanceof RouteLookup.Pooled p && routing.isAutoDatabase(database) && registerAutoDatabase(database)) {
+            return new RouteLookup.Pooled(p.route(), true);
+        }
+        return r;
+    }
+
+    /** Remembers an auto-database as PgBouncer registers one; true the first time it is seen. */
+    boolean registerAutoDatabase(String database) {
+        return autoDatabases.add(database);
+    }
+
+    /** The auto-databases registered so far, in order (SHOW DATABASES lists them). */
+    List<String> autoDatabases() {
+        return List.copyOf(autoDatabases);
     }
 
     @Override
@@ -270,6 +290,31 @@ public final class SluiceServer implements SessionContext {
     @Override
     public void checkout(PoolKey key, Waiter waiter) {
         pause.checkout(key.database(), () -> pools.pool(key).checkout(waiter));
+    }
+
+    @Override
+    public void connectReplication(PoolKey key, Map<String, String> startup, ServerConnector.Callback callback) {
+        String mode = "database".equals(startup.get("replication")) ? "logical" : "physical";
+        connector.connectDedicated(key, startup, new ServerConnector.Callback() {
+            @Override
+            public void connected(io.sluice.pool.ServerHandle handle) {
+                ServerConnection conn = ServerConnection.of(handle);
+                dedicated.put(conn.id(), mode);
+                conn.channel().closeFuture().addListener(f -> dedicated.remove(conn.id()));
+                poolEvents.serverCreated(key, conn.id());
+                callback.connected(handle);
+            }
+
+            @Override
+            public void failed(String sqlState, String message) {
+                callback.failed(sqlState, message);
+            }
+        });
+    }
+
+    /** Replication clients' own servers, id to mode (physical / logical), for SHOW SERVERS. */
+    Map<Long, String> dedicatedServers() {
+        return dedicated;
     }
 
     @Override
@@ -303,7 +348,17 @@ public final class SluiceServer implements SessionContext {
     }
 
     @Override
-    public void forwardCancel(ServerConnection server) {
-        cancels.cancel(server);
+    public void forwardCancel(ServerConnection server, Runnable done) {
+        cancels.cancel(server, done);
+    }
+
+    @Override
+    public void afterCancels(ServerConnection server, Runnable then) {
+        cancels.whenDone(server, then);
+    }
+
+    /** Cancels in flight and servers held back for them, for SHOW POOLS / SHOW SERVERS. */
+    CancelForwarder cancels() {
+        return cancels;
     }
 }

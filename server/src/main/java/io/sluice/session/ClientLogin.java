@@ -31,7 +31,7 @@ import java.util.Set;
  */
 final class ClientLogin {
     /** Startup parameters Sluice understands without ignore_startup_parameters. */
-    private static final Set<String> KNOWN = Set.of("user", "database", "application_name", "client_encoding",
+    private static final Set<String> KNOWN = Set.of("application_name", "client_encoding",
             "datestyle", "timezone", "standard_conforming_strings", "intervalstyle");
     /** What the console greets with (PgBouncer's fake server parameters). */
     private static final Map<String, String> CONSOLE_WELCOME = Map.of(
@@ -56,6 +56,8 @@ final class ClientLogin {
     private String user;
     private ClientAuthExchange exchange;
     private boolean consoleAdmin;
+    private Replication replication = Replication.NONE;
+    private String replicationOptions;
 
     ClientLogin(ClientSession session) {
         this.session = session;
@@ -92,17 +94,17 @@ final class ClientLogin {
     }
 
     /**
-     * Forwards the cancel when both halves of the key match a live client. Right or wrong, the
-     * sender sees the same thing, a close with nothing written, so a flood of guesses learns
-     * nothing (PgBouncer closes the cancel connection either way too). The close goes first so
-     * that forwarding a right one does not even delay it.
+     * Forwards the cancel when both halves of the key match a live client with a query running.
+     * Right or wrong, the sender sees the same thing, a close with nothing written, so a flood of
+     * guesses learns nothing from the answer. A forwarded one closes only once PostgreSQL has
+     * taken it, as PgBouncer does, so the sender's cancel call returns when the cancel is done.
      */
     private void cancel(StartupPacket.CancelRequest c) {
         ClientSession target = session.context().clients().byCancelKey(c.processId(), c.secretKey());
         step = Step.DONE;
-        session.channel().close();
-        if (target != null && target != session) {
-            target.cancelRequested(c.secretKey());
+        if (target == null || target == session
+                || !target.cancelRequested(c.secretKey(), () -> session.channel().close())) {
+            session.channel().close();
         }
     }
 
@@ -112,7 +114,8 @@ final class ClientLogin {
         int loginLimit = pipe.get(StartupDecoder.class).packetLimit();
         pipe.replace(StartupDecoder.class, "frames",
                 new FrameDecoder(session.context().settings().maxPacketSize(), loginLimit, "d"));
-        if (refusal != null) {
+        // max_client_conn spares the console, so an operator can still get in when clients are at it
+        if (refusal != null && !ClientSession.CONSOLE_POOL.database().equals(s.database())) {
             session.fail(refusal, refusal.message());
             return;
         }
@@ -125,9 +128,23 @@ final class ClientLogin {
         session.identify(database, user);
         SessionSettings cfg = session.context().settings();
         params = new ClientParams(cfg.trackedParameters());
+        replication = Replication.of(s.parameters().get("replication"));
         for (Map.Entry<String, String> e : s.parameters().entrySet()) {
             String key = e.getKey().toLowerCase(Locale.ROOT);
-            if (key.equals("user") || key.equals("database")) {
+            if (key.equals("user") || key.equals("database") || key.equals("replication")) {
+                continue;
+            }
+            if (key.equals("options") && replication != Replication.NONE) {
+                replicationOptions = e.getValue(); // its own server takes any options, verbatim
+                continue;
+            }
+            if (key.equals("options")) {
+                StartupOptions.Refused refused = StartupOptions.apply(e.getValue(), params, KNOWN,
+                        cfg.ignoreStartupParameters());
+                if (refused != null) {
+                    session.fail(PgError.fatal(SqlState.PROTOCOL_VIOLATION, refused.message()), refused.message());
+                    return;
+                }
                 continue;
             }
             if (KNOWN.contains(key) || params.isTracked(key)) {
@@ -149,20 +166,16 @@ final class ClientLogin {
             authenticate();
             return;
         }
-        if (lookup instanceof RouteLookup.Console) {
-            startConsoleLogin(cfg);
+        if (lookup instanceof RouteLookup.Console console) {
+            startConsoleLogin(cfg, console);
             return;
         }
-        Route route = ((RouteLookup.Pooled) lookup).route();
-        ClientRegistry clients = session.context().clients();
-        if (route.maxDbClientConnections() > 0 && clients.clientsOfDatabase(database) >= route.maxDbClientConnections()) {
-            session.fail(PgError.fatal(SqlState.PROTOCOL_VIOLATION,
-                    "client connections exceeded (max_db_client_connections)"), "client connections exceeded (max_db_client_connections)");
-            return;
+        RouteLookup.Pooled pooled = (RouteLookup.Pooled) lookup;
+        if (pooled.newAutoDatabase()) {
+            session.log("registered new auto-database: " + database);
         }
-        if (route.maxUserClientConnections() > 0 && clients.clientsOfUser(user) >= route.maxUserClientConnections()) {
-            session.fail(PgError.fatal(SqlState.PROTOCOL_VIOLATION,
-                    "client connections exceeded (max_user_client_connections)"), "client connections exceeded (max_user_client_connections)");
+        Route route = pooled.route();
+        if (overClientLimits(database, route.maxDbClientConnections(), route.maxUserClientConnections())) {
             return;
         }
         session.countLogin();
@@ -177,12 +190,17 @@ final class ClientLogin {
      * succeed, whatever the lists say: auth_type = trust answers "trust" authentication failed,
      * so trust never admits an unlisted name.
      */
-    private void startConsoleLogin(SessionSettings cfg) {
+    private void startConsoleLogin(SessionSettings cfg, RouteLookup.Console limits) {
         boolean peerAdmin = session.unixSocket() && CONSOLE_USER.equals(user)
                 && PeerCredentials.uidOf(session.channel()) == session.context().ownUid();
         if (peerAdmin) {
             consoleAdmin = true;
             finish();
+            return;
+        }
+        // the client limits hold for the console too, except for admin_users (PgBouncer's rule)
+        if (!cfg.adminUsers().contains(user) && overClientLimits(session.database(),
+                limits.maxDbClientConnections(), limits.maxUserClientConnections())) {
             return;
         }
         boolean any = cfg.authType() == AuthMethod.ANY;
@@ -195,6 +213,19 @@ final class ClientLogin {
         }
         session.countLogin();
         authenticate();
+    }
+
+    /** Refuses the client when its database or user is at its client limit (0 = none). */
+    private boolean overClientLimits(String database, int maxDb, int maxUser) {
+        ClientRegistry clients = session.context().clients();
+        String which = maxDb > 0 && clients.clientsOfDatabase(database) >= maxDb ? "max_db_client_connections"
+                : maxUser > 0 && clients.clientsOfUser(user) >= maxUser ? "max_user_client_connections" : null;
+        if (which == null) {
+            return false;
+        }
+        String msg = "client connections exceeded (" + which + ")";
+        session.fail(PgError.fatal(SqlState.PROTOCOL_VIOLATION, msg), msg);
+        return true;
     }
 
     // ---- authentication ---------------------------------------------------------------------
@@ -282,7 +313,9 @@ final class ClientLogin {
             }
             finish();
         } else if (s instanceof ClientAuthExchange.Failed f) {
-            session.fail(PgError.fatal(f.failure().sqlState(), f.failure().message()), f.logReason());
+            // the client reads PgBouncer's words, which scripts match on; the SQLSTATE stays
+            // PostgreSQL's (28P01 for a wrong password, which drivers key "bad credentials" on)
+            session.fail(PgError.fatal(f.failure().sqlState(), f.logReason()), f.logReason());
         }
     }
 
@@ -312,6 +345,15 @@ final class ClientLogin {
         }
         Route route = ((RouteLookup.Pooled) lookup).route();
         step = Step.WELCOME;
+        if (replication != Replication.NONE) {
+            ReplicationStart.start(session, route, replication, params, replicationOptions, greeted -> {
+                step = Step.DONE;
+                if (greeted) {
+                    endLoginPhase();
+                }
+            });
+            return;
+        }
         session.context().welcome(route.poolKey(), new SessionContext.WelcomeCallback() {
             @Override
             public void welcome(Map<String, String> params) {

@@ -43,6 +43,11 @@ final class ClientParams {
         values.put(canonical(name), value);
     }
 
+    /** The values the client set, by canonical name (the startup packet of a dedicated server). */
+    Map<String, String> values() {
+        return new LinkedHashMap<>(values);
+    }
+
     String applicationName() {
         return values.getOrDefault("application_name", "");
     }
@@ -59,10 +64,9 @@ final class ClientParams {
         StringBuilder sql = null;
         for (Map.Entry<String, String> e : values.entrySet()) {
             String have = server.get(e.getKey());
-            if (have != null && have.equals(e.getValue())) {
-                continue;
-            }
-            if (have == null && e.getValue().isEmpty()) {
+            // as PgBouncer: a value the server never reported cannot be compared, and case
+            // differences are no difference; an empty value is set like any other
+            if (have == null || have.equalsIgnoreCase(e.getValue())) {
                 continue;
             }
             if (sql == null) {
@@ -72,6 +76,22 @@ final class ClientParams {
                     .append(e.getValue().replace("'", "''")).append("';");
         }
         return sql == null ? null : sql.toString();
+    }
+
+    /**
+     * At login, tracked parameters the client did not set take the pool's values it is greeted
+     * with (PgBouncer's varcache_fill_unset), so that moving to a server another client changed
+     * (standard_conforming_strings off, an application_name) puts them back.
+     */
+    void fillUnset(Map<String, String> welcome) {
+        if (welcome == null) {
+            return;
+        }
+        welcome.forEach((name, value) -> {
+            if (isTracked(name)) {
+                values.putIfAbsent(canonical(name), value);
+            }
+        });
     }
 
     /** ParameterStatus values for the login greeting: the server's, with the client's own on top. */

@@ -22,11 +22,11 @@ import io.sluice.proto.SqlState;
 import io.sluice.proto.StartupPacket;
 import io.sluice.proto.TransactionStatus;
 import io.sluice.proto.codec.Encoders;
+import io.sluice.util.SocketIds;
 
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.util.Map;
-import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * One client connection, as the thin Netty handler of the client side: login (delegated to
@@ -36,7 +36,6 @@ import java.util.concurrent.atomic.AtomicLong;
  * CLIENTS read. See package-info for the threading rule.
  */
 public final class ClientSession extends ChannelInboundHandlerAdapter {
-    private static final AtomicLong IDS = new AtomicLong(1);
     /** Frontend messages a logged-in client may send (Terminate aside), as PgBouncer's list. */
     private static final String RELAYED_TYPES = "QFSHcfPECBDd" + (char) Frame.CONTINUATION;
     /** The console's pool, as PgBouncer lists it in SHOW POOLS. */
@@ -48,7 +47,7 @@ public final class ClientSession extends ChannelInboundHandlerAdapter {
      */
     public enum State { LOGIN, IDLE, WAITING, ACTIVE, CLOSED }
 
-    private final long id = IDS.getAndIncrement();
+    private final long id = SocketIds.next();
     private final SessionContext ctx;
     private final boolean unixSocket;
     private final long connectTimeMillis = System.currentTimeMillis();
@@ -58,6 +57,8 @@ public final class ClientSession extends ChannelInboundHandlerAdapter {
     private ClientLogin login;
     private ConsoleSession console;
     private Relay relay;
+    private ReplicationRelay replicationRelay;
+    private Replication replication = Replication.NONE;
     private ReadGate gate;
     private SessionTimers timers;
     private String user = "";
@@ -116,7 +117,12 @@ public final class ClientSession extends ChannelInboundHandlerAdapter {
     }
 
     public ServerConnection server() {
-        return relay == null ? null : relay.server();
+        return relay != null ? relay.server() : replicationRelay != null ? replicationRelay.server() : null;
+    }
+
+    /** none, physical or logical (SHOW CLIENTS replication). */
+    public Replication replication() {
+        return replication;
     }
 
     public long connectTimeMillis() {
@@ -213,6 +219,8 @@ public final class ClientSession extends ChannelInboundHandlerAdapter {
             if (frame.type() == 'X') {
                 frame.release();
                 close("client close request");
+            } else if (replicationRelay != null) {
+                replicationRelay.fromClient(frame);
             } else if (frame.type() == 'Q' && ctx.settings().disablePqexec()) {
                 frame.release();
                 fail(PgError.fatal(SqlState.PROTOCOL_VIOLATION, "PQexec disallowed"), "PQexec disallowed");
@@ -233,6 +241,8 @@ public final class ClientSession extends ChannelInboundHandlerAdapter {
     public void channelReadComplete(ChannelHandlerContext c) {
         if (relay != null) {
             relay.clientReadComplete();
+        } else if (replicationRelay != null) {
+            replicationRelay.clientReadComplete();
         }
     }
 
@@ -240,6 +250,8 @@ public final class ClientSession extends ChannelInboundHandlerAdapter {
     public void channelWritabilityChanged(ChannelHandlerContext c) {
         if (relay != null) {
             relay.clientWritabilityChanged();
+        } else if (replicationRelay != null) {
+            replicationRelay.clientWritabilityChanged();
         }
     }
 
@@ -276,8 +288,7 @@ public final class ClientSession extends ChannelInboundHandlerAdapter {
 
     /** Login finished: greet the client and start serving; {@code r} is null for the console. */
     void loggedIn(Route r, boolean isConsole, boolean admin, ClientParams p, Map<String, String> welcome) {
-        timers.cancel();
-        this.params = p;
+        p.fillUnset(welcome);
         if (isConsole) {
             console = new ConsoleSession(this, gate, admin);
             poolKey = CONSOLE_POOL;
@@ -285,6 +296,23 @@ public final class ClientSession extends ChannelInboundHandlerAdapter {
             relay = new Relay(this, r, p, ctx.stats(database), gate, timers);
             poolKey = r.poolKey();
         }
+        greet(p, welcome, State.IDLE);
+        if (relay != null) {
+            relay.armIdleTimers();
+        }
+    }
+
+    /** A replication client is in: linked to its dedicated server for good, greeted with that server's parameters. */
+    void loggedInReplication(Route r, Replication mode, ClientParams p, ServerConnection server) {
+        replication = mode;
+        poolKey = r.poolKey();
+        replicationRelay = new ReplicationRelay(this, server, gate, p.applicationName());
+        greet(p, server.params(), State.ACTIVE);
+    }
+
+    private void greet(ClientParams p, Map<String, String> welcome, State to) {
+        timers.cancel();
+        this.params = p;
         cancelPid = ctx.clients().allocateCancelPid(this);
         cancelKey = ctx.clients().cancelSecret(cancelPid, this);
         var alloc = channel.alloc();
@@ -292,23 +320,22 @@ public final class ClientSession extends ChannelInboundHandlerAdapter {
         p.greeting(welcome).forEach((k, v) -> channel.write(Encoders.parameterStatus(alloc, k, v)));
         channel.write(Encoders.backendKeyData(alloc, cancelPid, cancelKey));
         channel.writeAndFlush(Encoders.readyForQuery(alloc, TransactionStatus.IDLE));
-        moveTo(State.IDLE);
+        moveTo(to);
         if (ctx.settings().logConnections()) {
-            log("login attempt: db=" + database + " user=" + user + " tls=no");
-        }
-        if (relay != null) {
-            relay.armIdleTimers();
+            log("login attempt: db=" + database + " user=" + user + " tls=no replication=" + replication.word());
         }
     }
 
-    /** A CancelRequest for this session arrived on another connection. */
-    void cancelRequested(int key) {
-        if (key != cancelKey || relay == null) {
-            return;
+    /**
+     * A CancelRequest for this session arrived on another connection. Returns true when it was
+     * forwarded to this client's busy server; {@code done} then runs once it is complete.
+     */
+    boolean cancelRequested(int key, Runnable done) {
+        if (key != cancelKey || relay == null || !relay.busy()) {
+            return false;
         }
-        if (relay.busy()) {
-            ctx.forwardCancel(relay.server());
-        }
+        ctx.forwardCancel(relay.server(), done);
+        return true;
     }
 
     /** The pool could not give a server: the client gets the engine's text (PgBouncer's words). */
@@ -328,14 +355,10 @@ public final class ClientSession extends ChannelInboundHandlerAdapter {
 
     // ---- endings ------------------------------------------------------------------------------
 
-    /** Sends {@code error} to the client, logs {@code reason}, closes. */
+    /** Logs {@code reason}, sends {@code error} to the client, closes. */
     void fail(PgError error, String reason) {
         if (state == State.CLOSED || closing) {
             return;
-        }
-        closing = true;
-        if (channel.isActive()) {
-            channel.writeAndFlush(Encoders.error(channel.alloc(), error)).addListener(ChannelFutureListener.CLOSE);
         }
         end(reason, error);
     }
@@ -350,7 +373,11 @@ public final class ClientSession extends ChannelInboundHandlerAdapter {
         end(reason, null);
     }
 
-    /** Ends the session; PgBouncer logs "closing because" first, then "pooler error". */
+    /**
+     * Ends the session in PgBouncer's order: "closing because" is logged, the server is settled,
+     * then "pooler error" is logged and only then the error is sent, so that a script reading
+     * the log as soon as its client got the error always finds the reason there.
+     */
     private void end(String reason, PgError sent) {
         if (state == State.CLOSED) {
             return;
@@ -358,24 +385,32 @@ public final class ClientSession extends ChannelInboundHandlerAdapter {
         boolean wasLoggedIn = state != State.LOGIN;
         closing = true;
         timers.cancel();
+        if ((wasLoggedIn || !user.isEmpty()) && ctx.settings().logDisconnections()) {
+            log("closing because: " + reason + " (age=" + ((System.currentTimeMillis() - connectTimeMillis) / 1000) + "s)");
+        }
         if (relay != null) {
             relay.close();
+        }
+        if (replicationRelay != null) {
+            replicationRelay.close();
         }
         if (login != null) {
             login.dispose();
         }
         moveTo(State.CLOSED);
         ctx.clients().remove(this);
-        if ((wasLoggedIn || !user.isEmpty()) && ctx.settings().logDisconnections()) {
-            log("closing because: " + reason + " (age=" + ((System.currentTimeMillis() - connectTimeMillis) / 1000) + "s)");
-        }
         if (sent != null && ctx.settings().logPoolerErrors()) {
             Log.global().client(Level.WARNING, id, database, user, remote().address(), remote().port(),
                     "pooler error: " + sent.message());
         }
-        if (channel.isActive() && !channel.isWritable()) {
+        if (!channel.isActive()) {
+            return;
+        }
+        if (!channel.isWritable()) {
             channel.close();
-        } else if (channel.isActive()) {
+        } else if (sent != null) {
+            channel.writeAndFlush(Encoders.error(channel.alloc(), sent)).addListener(ChannelFutureListener.CLOSE);
+        } else {
             channel.writeAndFlush(Unpooled.EMPTY_BUFFER).addListener(ChannelFutureListener.CLOSE);
         }
     }

@@ -6,6 +6,7 @@ import io.sluice.proto.SqlState;
 import io.sluice.proto.TransactionStatus;
 import io.sluice.proto.codec.Encoders;
 import io.sluice.proto.codec.FrontendDecoding;
+import io.sluice.stats.DatabaseStats;
 
 /**
  * A client logged into the admin console (database {@code pgbouncer}): simple queries only, one
@@ -16,6 +17,7 @@ final class ConsoleSession {
     private final ReadGate gate;
     private final boolean admin;
     private boolean busy;
+    private boolean counted;
 
     ConsoleSession(ClientSession session, ReadGate gate, boolean admin) {
         this.session = session;
@@ -29,6 +31,9 @@ final class ConsoleSession {
 
     void onFrame(Frame frame) {
         try {
+            if (!counted && frame.type() != 'X') {
+                countInStats();
+            }
             switch (frame.type()) {
                 case 'Q' -> {
                     if (busy) {
@@ -49,6 +54,19 @@ final class ConsoleSession {
         } finally {
             frame.release();
         }
+    }
+
+    /**
+     * PgBouncer counts console commands in database {@code pgbouncer}'s stats (so in SHOW STATS and
+     * SHOW TOTALS), one transaction and one query, but only the first command of each connection:
+     * it never ends a console query's timing, so later commands find it still running. Monitoring
+     * that scrapes with a new connection each time therefore sees one per scrape on both.
+     */
+    private void countInStats() {
+        counted = true;
+        DatabaseStats stats = session.context().stats(ClientSession.CONSOLE_POOL.database());
+        stats.add(DatabaseStats.XACTS, 1);
+        stats.add(DatabaseStats.QUERIES, 1);
     }
 
     /** The console finished a command: ReadyForQuery, then read the next one. */

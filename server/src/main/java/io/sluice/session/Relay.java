@@ -300,7 +300,7 @@ final class Relay implements ServerListener {
         gate.release(ReadGate.SERVER_FULL);
         session.moveTo(ClientSession.State.IDLE);
         s.unlink();
-        returnServer(s, l);
+        session.context().afterCancels(s, () -> returnServer(s, l));
         if (!pending.isEmpty()) {
             requestServer();
         } else {
@@ -359,7 +359,7 @@ final class Relay implements ServerListener {
         lease = null;
         s.unlink();
         switch (policy.onClientGone(pendingSyncs > 0 || unsynced, s.inTransaction(), s.isOpen())) {
-            case RETURN -> returnServer(s, l);
+            case RETURN -> session.context().afterCancels(s, () -> returnServer(s, l));
             case CLOSE -> l.discard(ReleasePolicy.NOT_READY);
         }
     }

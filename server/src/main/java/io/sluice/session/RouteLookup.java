@@ -4,11 +4,21 @@ import io.sluice.proto.PgError;
 
 /** Result of resolving a startup packet's database and user. */
 public sealed interface RouteLookup {
-    record Pooled(Route route) implements RouteLookup {
+    /**
+     * @param newAutoDatabase the database came from the {@code *} entry and this is its first use,
+     *                        which PgBouncer logs as "registered new auto-database"
+     */
+    record Pooled(Route route, boolean newAutoDatabase) implements RouteLookup {
+        public Pooled(Route route) {
+            this(route, false);
+        }
     }
 
-    /** The admin console database {@code pgbouncer}. */
-    record Console() implements RouteLookup {
+    /**
+     * The admin console database {@code pgbouncer}, with the client limits PgBouncer applies to it
+     * as to any database (its own max_db_client_connections is the global one); 0 = no limit.
+     */
+    record Console(int maxDbClientConnections, int maxUserClientConnections) implements RouteLookup {
     }
 
     record Refused(PgError error) implements RouteLookup {

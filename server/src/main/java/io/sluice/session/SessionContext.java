@@ -38,6 +38,12 @@ public interface SessionContext {
 
     void checkout(PoolKey key, Waiter waiter);
 
+    /**
+     * Opens a server connection of {@code key}'s database and user outside the pool, for one
+     * replication client: {@code startup} is added to the pool's startup parameters.
+     */
+    void connectReplication(PoolKey key, java.util.Map<String, String> startup, io.sluice.pool.ServerConnector.Callback callback);
+
     /** A transaction ended after {@code nanos} (feeds the pool's latency histogram). */
     void transactionDone(PoolKey key, long nanos);
 
@@ -61,6 +67,15 @@ public interface SessionContext {
     /** Unix uid of this process (for peer-authenticated console access). */
     int ownUid();
 
-    /** Sends a CancelRequest to the server that runs a query (fire and forget). */
-    void forwardCancel(io.sluice.backend.ServerConnection server);
+    /**
+     * Sends a CancelRequest to the server that runs a query; {@code done} runs (on the event loop)
+     * once PostgreSQL has taken it, or forwarding failed.
+     */
+    void forwardCancel(io.sluice.backend.ServerConnection server, Runnable done);
+
+    /**
+     * Runs {@code then} once no cancel aimed at {@code server} is in flight (at once if none is): a
+     * released server goes back to the pool only then, so a late cancel cannot hit the next client.
+     */
+    void afterCancels(io.sluice.backend.ServerConnection server, Runnable then);
 }

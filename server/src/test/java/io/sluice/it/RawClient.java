@@ -86,6 +86,16 @@ final class RawClient implements AutoCloseable {
         }
     }
 
+    /** Sends a simple query and reads to its end: the error fields, or null when it succeeded. */
+    Map<Character, String> readAfter(String sql) throws IOException {
+        send(query(sql));
+        Map<Character, String> error = readUntilReadyOrError();
+        if (error != null) {
+            readUntilReadyOrError();
+        }
+        return error;
+    }
+
     /** Runs a simple query and returns the first column of its first row (null if no row). */
     String queryOne(String sql) throws IOException {
         send(query(sql));
@@ -102,6 +112,34 @@ final class RawClient implements AutoCloseable {
                 throw new IOException("error: " + fields(body));
             } else if (type == 'Z') {
                 return value;
+            }
+        }
+    }
+
+    /** Runs a simple query and returns all rows, values as text (SQL NULL as null). */
+    java.util.List<java.util.List<String>> rows(String sql) throws IOException {
+        send(query(sql));
+        java.util.List<java.util.List<String>> rows = new java.util.ArrayList<>();
+        while (true) {
+            Message m = readMessage();
+            if (m.type() == 'D') {
+                ByteBuffer b = ByteBuffer.wrap(m.body());
+                int n = b.getShort();
+                java.util.List<String> row = new java.util.ArrayList<>(n);
+                for (int i = 0; i < n; i++) {
+                    int len = b.getInt();
+                    if (len < 0) {
+                        row.add(null);
+                    } else {
+                        row.add(new String(m.body(), b.position(), len, StandardCharsets.UTF_8));
+                        b.position(b.position() + len);
+                    }
+                }
+                rows.add(row);
+            } else if (m.type() == 'E') {
+                throw new IOException("error: " + fields(m.body()));
+            } else if (m.type() == 'Z') {
+                return rows;
             }
         }
     }

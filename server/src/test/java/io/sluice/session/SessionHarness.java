@@ -13,6 +13,7 @@ import io.sluice.backend.ServerLogin;
 import io.sluice.config.PoolMode;
 import io.sluice.pool.Lease;
 import io.sluice.pool.PoolKey;
+import io.sluice.pool.ServerConnector;
 import io.sluice.pool.ServerHandle;
 import io.sluice.pool.Waiter;
 import io.sluice.pool.fakes.VirtualScheduler;
@@ -48,6 +49,8 @@ class SessionHarness implements SessionContext {
     private final Route route;
     private final DatabaseStats stats = new DatabaseStats("db");
     int checkouts;
+    /** The BackendKeyData the client got at login: {pid, secret}. */
+    int[] cancelKey;
 
     SessionHarness(PoolMode mode) {
         this(mode, 0);
@@ -65,7 +68,18 @@ class SessionHarness implements SessionContext {
         session = new ClientSession(this, false);
         client = new EmbeddedChannel(new StartupDecoder(4096), session);
         client.writeInbound(Encoders.startup(ALLOC, Map.of("user", "u", "database", "db")));
-        drain(client);
+        ByteBuf b;
+        while ((b = client.readOutbound()) != null) {
+            while (b.readableBytes() >= 5) {
+                byte type = b.readByte();
+                int len = b.readInt() - 4;
+                if (type == 'K') {
+                    cancelKey = new int[] {b.getInt(b.readerIndex()), b.getInt(b.readerIndex() + 4)};
+                }
+                b.skipBytes(len);
+            }
+            b.release();
+        }
     }
 
     static ByteBuf concat(ByteBuf... parts) {
@@ -165,6 +179,15 @@ class SessionHarness implements SessionContext {
         });
     }
 
+    /** The startup parameters a replication client's dedicated server was opened with; it gets {@link #server}. */
+    Map<String, String> replicationStartup;
+
+    @Override
+    public void connectReplication(PoolKey key, Map<String, String> startup, ServerConnector.Callback callback) {
+        replicationStartup = startup;
+        callback.connected(server);
+    }
+
     @Override
     public void transactionDone(PoolKey key, long nanos) {
     }
@@ -195,7 +218,13 @@ class SessionHarness implements SessionContext {
     }
 
     @Override
-    public void forwardCancel(ServerConnection server) {
+    public void forwardCancel(ServerConnection server, Runnable done) {
+        done.run();
+    }
+
+    @Override
+    public void afterCancels(ServerConnection server, Runnable then) {
+        then.run();
     }
 
 }

@@ -13,7 +13,7 @@ import java.util.stream.Stream;
  * {@code /usr/lib/postgresql/<major>/bin} (Debian's layout). Client tools (psql, pgbench)
  * fall back to the PATH when no such directory exists.
  */
-final class PgBinaries {
+public final class PgBinaries {
     private static final Path DEBIAN_ROOT = Path.of("/usr/lib/postgresql");
 
     private PgBinaries() {}
@@ -25,7 +25,7 @@ final class PgBinaries {
     }
 
     /** Absolute path of a client tool if the bin dir has it, else its bare name (PATH lookup). */
-    static String tool(String name) {
+    public static String tool(String name) {
         return find().map(d -> d.resolve(name)).filter(Files::isExecutable).map(Path::toString).orElse(name);
     }
 

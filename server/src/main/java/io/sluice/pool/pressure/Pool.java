@@ -344,7 +344,7 @@ public final class Pool {
 
     void release(PooledServer s) {
         places.returned(s);
-        if (settings.serverLifetime() <= 0) {
+        if (settings.serverLifetime() <= 0 && s.handle().servedClient()) {
             closeServer(s, "server lifetime over");
             return;
         }

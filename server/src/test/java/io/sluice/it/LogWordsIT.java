@@ -1,0 +1,141 @@
+package io.sluice.it;
+
+import io.sluice.testkit.Await;
+import io.sluice.testkit.Encryption;
+import io.sluice.testkit.PgBouncerProcess;
+import io.sluice.testkit.PgCluster;
+import io.sluice.testkit.SluiceProcess;
+import io.sluice.testkit.Userlist;
+import org.junit.jupiter.api.Test;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.function.Supplier;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Issue 12 item 13 (and the "wrong password type" part of 14): what operators read in the log,
+ * in PgBouncer's words and order, each scenario run on Sluice (a child JVM whose log is its
+ * output) and on Debian's PgBouncer 1.18.
+ */
+class LogWordsIT {
+    private static final Path JAR = Path.of("target", "sluice.jar");
+    private static final String USERS = "\"postgres\" \"\"\n";
+
+    /** A pooler under test: its port and its log so far. */
+    record Pooler(String name, int port, Supplier<String> logText) {
+        String log() {
+            return logText.get();
+        }
+    }
+
+    private interface Scenario {
+        void run(Pooler p) throws Exception;
+    }
+
+    /** Runs {@code scenario} on Sluice, then on PgBouncer when it is installed. */
+    private static void onBoth(String databases, String settings, String users, Scenario scenario) throws Exception {
+        String ini = "[databases]\n" + databases + "\n[pgbouncer]\n" + settings + "\nlog_stats = 0\n";
+        try (SluiceProcess sluice = new SluiceProcess(JAR).jvmArgs("-Xmx128m").ini(ini).userlist(users).start()) {
+            scenario.run(new Pooler("Sluice", sluice.port(), sluice::output));
+        }
+        if (PgBouncerProcess.available()) {
+            try (PgBouncerProcess pgb = PgBouncerProcess.start(ini, users)) {
+                scenario.run(new Pooler("PgBouncer " + PgBouncerProcess.version(), pgb.port(), pgb::logText));
+            }
+        }
+    }
+
+    /** The client's error, as soon as it is read; the log must already give the reason. */
+    @Test
+    void closingBecauseIsInTheLogBeforeTheClientHasItsError() throws Exception {
+        PgCluster pg = PgCluster.shared();
+        Map<String, Integer> missed = new LinkedHashMap<>();
+        onBoth("postgres = host=127.0.0.1 port=" + pg.port(), "auth_type = trust", USERS, p -> {
+            int late = 0;
+            for (int i = 0; i < 30; i++) {
+                String db = "nosuchdb" + i;
+                try (RawClient c = new RawClient(p.port())) {
+                    c.send(RawClient.startup(Map.of("user", "postgres", "database", db)));
+                    assertThat(c.readUntilReadyOrError()).containsEntry('M', "no such database: " + db);
+                    if (!p.log().contains("closing because: no such database: " + db + " (age=")) {
+                        late++;
+                    }
+                }
+            }
+            missed.put(p.name(), late);
+        });
+        System.out.println("errors read before their reason was in the log (of 30): " + missed);
+        missed.values().forEach(late -> assertThat(late).isZero());
+    }
+
+    @Test
+    void serverLoginFailureIsLoggedInPgBouncersWords() throws Exception {
+        PgCluster pg = PgCluster.shared();
+        String db = PgCluster.uniqueName("nosuchdb");
+        onBoth("bad = host=127.0.0.1 port=" + pg.port() + " dbname=" + db, "auth_type = trust", USERS, p -> {
+            String message = "database \"" + db + "\" does not exist";
+            try (RawClient c = new RawClient(p.port())) {
+                c.send(RawClient.startup(Map.of("user", "postgres", "database", "bad")));
+                Map<Character, String> error = c.readUntilReadyOrError();
+                assertThat(error).as(p.name()).containsEntry('M', message);
+                if (p.name().equals("Sluice")) {
+                    // PgBouncer 1.25 passes the server's SQLSTATE on; 1.18 still sent 08P01
+                    assertThat(error).containsEntry('C', "3D000");
+                }
+            }
+            String warning = "server login failed: FATAL " + message;
+            Await.until(Duration.ofSeconds(10), () -> p.log().contains(warning), p.name() + " logs " + warning);
+            System.out.println(p.name() + ": " + line(p.log(), warning));
+        });
+    }
+
+    @Test
+    void autoDatabaseRegistrationIsLoggedOnce() throws Exception {
+        PgCluster pg = PgCluster.shared();
+        onBoth("* = host=127.0.0.1 port=" + pg.port(), "auth_type = trust", USERS, p -> {
+            for (int i = 0; i < 2; i++) {
+                try (RawClient c = new RawClient(p.port())) {
+                    c.send(RawClient.startup(Map.of("user", "postgres", "database", "template1")));
+                    assertThat(c.readUntilReadyOrError()).isNull();
+                    assertThat(c.queryOne("select current_database()")).isEqualTo("template1");
+                }
+            }
+            Matcher m = Pattern.compile("registered new auto-database: (db=)?template1").matcher(p.log());
+            int count = 0;
+            while (m.find()) {
+                count++;
+            }
+            assertThat(count).as(p.name()).isEqualTo(1);
+            System.out.println(p.name() + ": " + line(p.log(), "registered new auto-database"));
+        });
+    }
+
+    /** The pool's secret is md5 but PostgreSQL asks for SCRAM: clients see PgBouncer's words. */
+    @Test
+    void wrongPasswordTypeReachesTheClientInPgBouncersWords() throws Exception {
+        PgCluster pg = PgCluster.shared();
+        String role = PgCluster.uniqueName("scramonly");
+        pg.createUser(role, "secret", Encryption.SCRAM);
+        onBoth("wpt = host=127.0.0.1 port=" + pg.port() + " dbname=postgres user=" + role, "auth_type = trust",
+                USERS + Userlist.md5Entry(role, "secret"), p -> {
+                    try (RawClient c = new RawClient(p.port())) {
+                        c.send(RawClient.startup(Map.of("user", "postgres", "database", "wpt")));
+                        Map<Character, String> error = c.readUntilReadyOrError();
+                        assertThat(error).as(p.name()).containsEntry('M', "server login failed: wrong password type")
+                                .containsEntry('C', "08P01");
+                    }
+                    String why = "cannot do SCRAM authentication: wrong password type";
+                    Await.until(Duration.ofSeconds(10), () -> p.log().contains(why), p.name() + " logs " + why);
+                });
+    }
+
+    private static String line(String log, String part) {
+        return log.lines().filter(l -> l.contains(part)).findFirst().orElse("(none)");
+    }
+}

@@ -18,6 +18,7 @@ import io.sluice.proto.codec.Encoders;
 import io.sluice.proto.codec.FrameDecoder;
 import io.sluice.proto.codec.FrontendDecoding;
 import io.sluice.proto.codec.StartupDecoder;
+import io.sluice.tls.CertificateNames;
 
 import java.nio.charset.StandardCharsets;
 import java.security.SecureRandom;
@@ -82,7 +83,9 @@ final class ClientLogin {
             return;
         }
         var ch = session.channel();
-        if (p instanceof StartupPacket.SslRequest || p instanceof StartupPacket.GssEncRequest) {
+        if (p instanceof StartupPacket.SslRequest) {
+            session.sslRequested();
+        } else if (p instanceof StartupPacket.GssEncRequest) {
             ch.writeAndFlush(Encoders.refuseEncryption(ch.alloc()));
         } else if (p instanceof StartupPacket.CancelRequest c) {
             cancel(c);
@@ -116,6 +119,10 @@ final class ClientLogin {
         int loginLimit = pipe.get(StartupDecoder.class).packetLimit();
         pipe.replace(StartupDecoder.class, "frames",
                 new FrameDecoder(session.context().settings().maxPacketSize(), loginLimit, "d"));
+        if (session.tlsMissing()) {
+            session.fail(PgError.fatal(SqlState.PROTOCOL_VIOLATION, "SSL required"), "SSL required");
+            return;
+        }
         if (refusal != null) {
             session.fail(refusal, refusal.message());
             return;
@@ -234,9 +241,29 @@ final class ClientLogin {
                 }
             }
             case "scram-sha-256" -> startScram(secret);
+            case "cert" -> certLogin(secret);
             default -> session.fail(PgError.fatal(SqlState.FEATURE_NOT_SUPPORTED,
                     "not supported: auth_type " + authType), "not supported: auth_type " + authType);
         }
+    }
+
+    /**
+     * auth_type = cert: the verified client certificate must name the user, who must exist in
+     * auth_file. PgBouncer's log words for each reason; the client hears only the last line.
+     */
+    private void certLogin(String secret) {
+        var cert = session.peerCertificate();
+        String why = session.tls() == null ? "TLS connection required"
+                : cert == null ? "TLS client certificate required"
+                : secret == null ? "no such user: " + user
+                : !CertificateNames.names(cert, user) ? "TLS certificate name mismatch" : null;
+        if (why == null) {
+            finish();
+            return;
+        }
+        session.log(why);
+        session.fail(PgError.fatal(SqlState.PROTOCOL_VIOLATION, "certificate authentication failed"),
+                "certificate authentication failed");
     }
 
     private void startScram(String secret) {

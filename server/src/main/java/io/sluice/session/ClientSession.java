@@ -7,6 +7,7 @@ import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.handler.codec.DecoderException;
+import io.netty.handler.ssl.SslHandshakeCompletionEvent;
 import io.netty.util.ReferenceCountUtil;
 import io.sluice.backend.ServerConnection;
 import io.sluice.log.Level;
@@ -21,6 +22,10 @@ import io.sluice.proto.SqlState;
 import io.sluice.proto.StartupPacket;
 import io.sluice.proto.TransactionStatus;
 import io.sluice.proto.codec.Encoders;
+import io.sluice.proto.codec.StartupDecoder;
+import io.sluice.tls.ClientTls;
+import io.sluice.tls.TlsInfo;
+import io.sluice.tls.TlsProtocolException;
 
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
@@ -62,6 +67,9 @@ public final class ClientSession extends ChannelInboundHandlerAdapter {
     private ClientParams params;
     private long requestTimeMillis;
     private boolean closing;
+    /** TLS started on this connection (SSLRequest accepted or direct); {@link #tls} once it is up. */
+    private boolean tlsStarted;
+    private TlsInfo tls;
 
     public ClientSession(SessionContext ctx, boolean unixSocket) {
         this.ctx = ctx;
@@ -93,6 +101,11 @@ public final class ClientSession extends ChannelInboundHandlerAdapter {
 
     public String applicationName() {
         return params == null ? "" : params.applicationName();
+    }
+
+    /** The client's TLS session once its handshake is done; null for a plain connection. */
+    public TlsInfo tls() {
+        return tls;
     }
 
     // ---- place and timing ---------------------------------------------------------------------
@@ -153,6 +166,62 @@ public final class ClientSession extends ChannelInboundHandlerAdapter {
         }
         state = to;
         ctx.clients().moved(this, from, to);
+    }
+
+    // ---- TLS negotiation (called by ClientLogin) ------------------------------------------------
+
+    /**
+     * An SSLRequest: 'S' and the handshake when client TLS is on and this is TCP, else 'N'
+     * (PgBouncer's rules). A second request, inside TLS, ends the connection silently as in
+     * PgBouncer; bytes that came with the request are refused as PostgreSQL does, since they
+     * were sent before the client could have seen 'S'.
+     */
+    void sslRequested() {
+        if (tlsStarted) {
+            close("SSL req inside SSL");
+            return;
+        }
+        ClientTls t = ctx.clientTls();
+        if (!t.acceptsSslRequest(unixSocket)) {
+            channel.writeAndFlush(Encoders.refuseEncryption(channel.alloc()));
+            return;
+        }
+        StartupDecoder startup = channel.pipeline().get(StartupDecoder.class);
+        if (startup.buffered() > 0) {
+            fail(PgError.fatal(SqlState.PROTOCOL_VIOLATION, "received unencrypted data after SSL request"),
+                    "received unencrypted data after SSL request");
+            return;
+        }
+        tlsStarted = true;
+        t.startAfterSslRequest(channel.pipeline(), channel.pipeline().context(startup).name());
+        channel.writeAndFlush(Encoders.acceptEncryption(channel.alloc()));
+    }
+
+    /** PgBouncer refuses a plain StartupMessage over TCP when client_tls_sslmode is require or stricter. */
+    boolean tlsMissing() {
+        return tls == null && ctx.clientTls().requiresTls(unixSocket);
+    }
+
+    /** The client certificate the handshake verified, for auth_type = cert; null without one. */
+    java.security.cert.X509Certificate peerCertificate() {
+        return tls == null ? null : tls.peerCertificate();
+    }
+
+    @Override
+    public void userEventTriggered(ChannelHandlerContext c, Object evt) {
+        if (evt instanceof SslHandshakeCompletionEvent e) {
+            tlsStarted = true; // direct TLS starts without an SSLRequest
+            if (e.isSuccess()) {
+                tls = TlsInfo.of(channel);
+            } else {
+                Throwable why = e.cause();
+                Log.global().client(Level.WARNING, id, database, user, remote().address(), remote().port(),
+                        "TLS handshake error: " + (why.getMessage() == null ? why.getClass().getSimpleName() : why.getMessage()));
+                close("TLS handshake failed");
+            }
+            return;
+        }
+        c.fireUserEventTriggered(evt);
     }
 
     // ---- channel events ---------------------------------------------------------------------
@@ -228,6 +297,10 @@ public final class ClientSession extends ChannelInboundHandlerAdapter {
         Throwable t = cause instanceof DecoderException && cause.getCause() != null ? cause.getCause() : cause;
         if (t instanceof ProtocolException pe) {
             fail(pe.error(), pe.getMessage());
+        } else if (t instanceof TlsProtocolException tpe) {
+            fail(PgError.fatal(SqlState.PROTOCOL_VIOLATION, tpe.getMessage()), tpe.getMessage());
+        } else if (tlsStarted && tls == null && t instanceof javax.net.ssl.SSLException) {
+            close("TLS handshake failed"); // already logged with its cause by the handshake event
         } else if (t instanceof java.io.IOException) {
             close("client unexpected eof");
         } else {
@@ -267,7 +340,7 @@ public final class ClientSession extends ChannelInboundHandlerAdapter {
         channel.writeAndFlush(Encoders.readyForQuery(alloc, TransactionStatus.IDLE));
         moveTo(State.IDLE);
         if (ctx.settings().logConnections()) {
-            log("login attempt: db=" + database + " user=" + user + " tls=no");
+            log("login attempt: db=" + database + " user=" + user + " tls=" + (tls == null ? "no" : tls.describe()));
         }
         if (relay != null) {
             relay.armIdleTimers();

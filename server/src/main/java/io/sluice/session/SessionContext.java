@@ -9,6 +9,9 @@ import io.sluice.stats.DatabaseStats;
 public interface SessionContext {
     SessionSettings settings();
 
+    /** The client TLS configuration new handshakes use (swapped by RELOAD). */
+    io.sluice.tls.ClientTls clientTls();
+
     /** The clock session timers and latency figures read (injected, so tests drive it). */
     io.sluice.util.Clock clock();
 

@@ -94,6 +94,11 @@ class SessionHarness implements SessionContext {
     // ---- SessionContext -----------------------------------------------------------------------
 
     @Override
+    public io.sluice.tls.ClientTls clientTls() {
+        return io.sluice.tls.ClientTls.disabled();
+    }
+
+    @Override
     public SessionSettings settings() {
         return new SessionSettings("trust", Set.of(), Set.of(), 100, 0, Set.of(), Set.of("application_name"),
                 false, false, false, false, false, Integer.MAX_VALUE, 6432);

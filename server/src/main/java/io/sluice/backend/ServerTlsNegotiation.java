@@ -7,6 +7,7 @@ import io.netty.handler.ssl.SslHandshakeCompletionEvent;
 import io.sluice.log.Level;
 import io.sluice.log.Log;
 import io.sluice.proto.SqlState;
+import io.sluice.tls.HandshakeErrors;
 import io.sluice.tls.ServerTls;
 import io.sluice.tls.TlsInfo;
 
@@ -72,9 +73,7 @@ final class ServerTlsNegotiation extends ByteToMessageDecoder {
                 ctx.pipeline().remove(this);
                 sendStartup.run();
             } else {
-                Throwable why = e.cause();
-                fail(null, "TLS handshake error: " + (why.getMessage() == null ? why.getClass().getSimpleName()
-                        : why.getMessage()));
+                fail(null, "TLS handshake error: " + HandshakeErrors.describe(e.cause()));
             }
             return;
         }

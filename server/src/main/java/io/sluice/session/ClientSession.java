@@ -24,6 +24,7 @@ import io.sluice.proto.TransactionStatus;
 import io.sluice.proto.codec.Encoders;
 import io.sluice.proto.codec.StartupDecoder;
 import io.sluice.tls.ClientTls;
+import io.sluice.tls.HandshakeErrors;
 import io.sluice.tls.TlsInfo;
 import io.sluice.tls.TlsProtocolException;
 
@@ -214,9 +215,8 @@ public final class ClientSession extends ChannelInboundHandlerAdapter {
             if (e.isSuccess()) {
                 tls = TlsInfo.of(channel);
             } else {
-                Throwable why = e.cause();
                 Log.global().client(Level.WARNING, id, database, user, remote().address(), remote().port(),
-                        "TLS handshake error: " + (why.getMessage() == null ? why.getClass().getSimpleName() : why.getMessage()));
+                        "TLS handshake error: " + HandshakeErrors.describe(e.cause()));
                 close("TLS handshake failed");
             }
             return;
@@ -294,6 +294,9 @@ public final class ClientSession extends ChannelInboundHandlerAdapter {
 
     @Override
     public void exceptionCaught(ChannelHandlerContext c, Throwable cause) {
+        if (state == State.CLOSED) {
+            return; // the session already ended (a failed handshake, for one) and said why
+        }
         Throwable t = cause instanceof DecoderException && cause.getCause() != null ? cause.getCause() : cause;
         if (t instanceof ProtocolException pe) {
             fail(pe.error(), pe.getMessage());
@@ -380,7 +383,7 @@ public final class ClientSession extends ChannelInboundHandlerAdapter {
             return;
         }
         closing = true;
-        if (channel.isActive()) {
+        if (channel.isActive() && !TlsInfo.handshakeUnderway(channel)) {
             channel.writeAndFlush(Encoders.error(channel.alloc(), error)).addListener(ChannelFutureListener.CLOSE);
         }
         end(reason, error);

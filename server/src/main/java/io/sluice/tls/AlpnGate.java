@@ -27,10 +27,21 @@ final class AlpnGate extends SslClientHelloHandler<Boolean> {
     private static final byte[] NO_APPLICATION_PROTOCOL_ALERT = {0x15, 0x03, 0x03, 0x00, 0x02, 0x02, 120};
 
     private final ClientTls tls;
+    /** Refused: whatever else arrives is dropped, not parsed again. */
+    private boolean refused;
 
     AlpnGate(ClientTls tls) {
         super(MAX_CLIENT_HELLO);
         this.tls = tls;
+    }
+
+    @Override
+    protected void decode(ChannelHandlerContext ctx, ByteBuf in, java.util.List<Object> out) throws Exception {
+        if (refused) {
+            in.skipBytes(in.readableBytes());
+            return;
+        }
+        super.decode(ctx, in, out);
     }
 
     @Override
@@ -45,6 +56,7 @@ final class AlpnGate extends SslClientHelloHandler<Boolean> {
             ctx.pipeline().replace(this, "tls", tls.newHandler(ctx.alloc()));
             return;
         }
+        refused = true;
         ctx.writeAndFlush(Unpooled.wrappedBuffer(NO_APPLICATION_PROTOCOL_ALERT)).addListener(ChannelFutureListener.CLOSE);
         ctx.fireUserEventTriggered(new SslHandshakeCompletionEvent(new SSLHandshakeException(
                 "received SSL connection request with unexpected ALPN protocol")));

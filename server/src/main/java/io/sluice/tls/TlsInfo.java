@@ -33,6 +33,18 @@ public record TlsInfo(String protocol, String cipher, X509Certificate peerCertif
     }
 
     /**
+     * A TLS handshake has begun on this channel and not finished: nothing can be said to the
+     * peer in the PostgreSQL protocol now (PgBouncer's sends fail in that state too).
+     */
+    public static boolean handshakeUnderway(Channel channel) {
+        if (channel.pipeline().get(AlpnGate.NAME) != null) {
+            return true;
+        }
+        SslHandler h = channel.pipeline().get(SslHandler.class);
+        return h != null && !h.handshakeFuture().isSuccess();
+    }
+
+    /**
      * PgBouncer's SHOW CLIENTS/SERVERS {@code tls} text and log {@code tls=} value: protocol and
      * cipher in OpenSSL's spelling. PgBouncer appends {@code /ECDH=<curve>}; neither provider
      * tells which group was negotiated, so that part is left out rather than guessed.

@@ -3,7 +3,10 @@ package io.sluice.it;
 import io.sluice.testkit.ProcessRunner;
 import io.sluice.tls.PemFiles;
 
+import javax.net.ssl.KeyManager;
 import javax.net.ssl.KeyManagerFactory;
+import javax.net.ssl.SSLEngine;
+import javax.net.ssl.X509ExtendedKeyManager;
 import javax.net.ssl.SSLContext;
 import javax.net.ssl.SSLParameters;
 import javax.net.ssl.SSLSocket;
@@ -14,6 +17,8 @@ import java.net.Socket;
 import java.nio.ByteBuffer;
 import java.nio.file.Path;
 import java.security.KeyStore;
+import java.security.Principal;
+import java.security.PrivateKey;
 import java.security.cert.X509Certificate;
 import java.util.ArrayList;
 import java.util.List;
@@ -67,8 +72,56 @@ final class TlsClients {
             kmf.init(ks, new char[0]);
         }
         SSLContext ctx = SSLContext.getInstance("TLS");
-        ctx.init(kmf == null ? null : kmf.getKeyManagers(), tmf.getTrustManagers(), null);
+        ctx.init(kmf == null ? null : new KeyManager[] {new AlwaysPresent((X509ExtendedKeyManager) kmf.getKeyManagers()[0])},
+                tmf.getTrustManagers(), null);
         return ctx;
+    }
+
+    /**
+     * Presents our certificate whatever CAs the server names: the JDK would otherwise keep a
+     * certificate of a CA the server did not list to itself, and the server would never see it.
+     */
+    private static final class AlwaysPresent extends X509ExtendedKeyManager {
+        private final X509ExtendedKeyManager km;
+
+        AlwaysPresent(X509ExtendedKeyManager km) {
+            this.km = km;
+        }
+
+        @Override
+        public String chooseEngineClientAlias(String[] keyType, Principal[] issuers, SSLEngine engine) {
+            return "me";
+        }
+
+        @Override
+        public String chooseClientAlias(String[] keyType, Principal[] issuers, Socket socket) {
+            return "me";
+        }
+
+        @Override
+        public String[] getClientAliases(String keyType, Principal[] issuers) {
+            return new String[] {"me"};
+        }
+
+        @Override
+        public String[] getServerAliases(String keyType, Principal[] issuers) {
+            return km.getServerAliases(keyType, issuers);
+        }
+
+        @Override
+        public String chooseServerAlias(String keyType, Principal[] issuers, Socket socket) {
+            return km.chooseServerAlias(keyType, issuers, socket);
+        }
+
+        @Override
+        public X509Certificate[] getCertificateChain(String alias) {
+            return km.getCertificateChain(alias);
+        }
+
+        @Override
+        public PrivateKey getPrivateKey(String alias) {
+            return km.getPrivateKey(alias);
+        }
     }
 
     /** SSLRequest; on 'S' a JDK TLS handshake offering {@code alpn} (none if empty). Fails on any other answer. */

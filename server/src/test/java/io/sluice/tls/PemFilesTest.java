@@ -8,6 +8,14 @@ import org.junit.jupiter.params.provider.EnumSource;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.PrivateKey;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+import io.sluice.testkit.ProcessResult;
+import io.sluice.testkit.ProcessRunner;
+import org.junit.jupiter.api.Assumptions;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -76,6 +84,36 @@ class PemFilesTest {
                 .hasMessage("invalid client_tls_key_file: private key does not match client_tls_cert_file");
         assertThatThrownBy(() -> PemFiles.checkPair("k", "c", aKey, ec.certificate()))
                 .isInstanceOf(TlsSetupException.class);
+    }
+
+    /** Keys as `openssl` itself writes them (the files PgBouncer users have), not only as BouncyCastle does. */
+    @Test
+    void readsWhatOpensslWrites() throws Exception {
+        Path openssl = Path.of("/usr/bin/openssl");
+        Assumptions.assumeTrue(Files.isExecutable(openssl), "openssl is installed by .ci/run");
+        Map<String, List<String>> keys = new LinkedHashMap<>();
+        keys.put("RSA", List.of("genrsa", "-traditional", "2048"));
+        keys.put("RSA8", List.of("genpkey", "-algorithm", "RSA", "-pkeyopt", "rsa_keygen_bits:2048"));
+        keys.put("EC", List.of("ecparam", "-name", "prime256v1", "-genkey"));
+        keys.put("EC8", List.of("genpkey", "-algorithm", "EC", "-pkeyopt", "ec_paramgen_curve:P-384"));
+        keys.put("ED", List.of("genpkey", "-algorithm", "ed25519"));
+        for (Map.Entry<String, List<String>> k : keys.entrySet()) {
+            Path file = dir.resolve(k.getKey() + ".key");
+            List<String> cmd = new ArrayList<>(List.of(openssl.toString(), k.getValue().get(0), "-out", file.toString()));
+            cmd.addAll(k.getValue().subList(1, k.getValue().size()));
+            ProcessResult r = ProcessRunner.of(cmd).run();
+            assertThat(r.exitCode()).as(r.describe()).isZero();
+            PrivateKey key = PemFiles.privateKey("client_tls_key_file", file.toString());
+            assertThat(key.getAlgorithm()).as(k.getKey()).isIn("RSA", "EC", "EdDSA", "Ed25519");
+        }
+        assertThat(Files.readString(dir.resolve("RSA.key"))).startsWith("-----BEGIN RSA PRIVATE KEY-----");
+        assertThat(Files.readString(dir.resolve("EC.key"))).startsWith("-----BEGIN EC PARAMETERS-----");
+        Path encrypted = dir.resolve("enc.key");
+        ProcessResult r = ProcessRunner.of(openssl.toString(), "genpkey", "-algorithm", "EC", "-pkeyopt",
+                "ec_paramgen_curve:P-256", "-aes256", "-pass", "pass:x", "-out", encrypted.toString()).run();
+        assertThat(r.exitCode()).as(r.describe()).isZero();
+        assertThatThrownBy(() -> PemFiles.privateKey("client_tls_key_file", encrypted.toString()))
+                .hasMessageContaining("encrypted private keys are not supported");
     }
 
     @Test

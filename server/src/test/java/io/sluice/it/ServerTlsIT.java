@@ -1,5 +1,6 @@
 package io.sluice.it;
 
+import io.sluice.testkit.Await;
 import io.sluice.testkit.Encryption;
 import io.sluice.testkit.Jdbc;
 import io.sluice.testkit.PgCluster;
@@ -74,6 +75,12 @@ class ServerTlsIT {
                 "auth_type = trust\npool_mode = transaction\ndefault_pool_size = 4\n" + serverTls, userlist);
     }
 
+    static Properties noNamedStatements() {
+        Properties p = new Properties();
+        p.setProperty("prepareThreshold", "0");
+        return p;
+    }
+
     static Connection client(SluiceFixture s) throws SQLException {
         return Jdbc.connect("127.0.0.1", s.port, db, user, "pw");
     }
@@ -105,6 +112,33 @@ class ServerTlsIT {
                     c.close();
                 }
             }
+        }
+    }
+
+    /** close_needed of each of this database's servers in SHOW SERVERS (column 14 of PgBouncer's 21). */
+    static List<String> closeNeeded(SluiceFixture s) {
+        ProcessResult r = ClientTlsIT.console(s, "show servers");
+        assertThat(r.exitCode()).as(r.describe()).isZero();
+        return r.stdout().lines().filter(l -> l.contains("|" + db + "|")).map(l -> l.split("\\|", -1)[13]).toList();
+    }
+
+    @Test
+    void changedServerTlsSettingsRecycleServersWhileAReloadWithoutChangesDoesNot() throws Exception {
+        try (SluiceFixture s = sluice("localhost", "server_tls_sslmode = verify-full\nserver_tls_ca_file = "
+                + pki.caFile() + "\n");
+             // no named statements: in transaction mode the next transaction may get another server
+             Connection c = Jdbc.connect("127.0.0.1", s.port, db, user, "pw", noNamedStatements())) {
+            c.setAutoCommit(false);
+            assertThat(ClientTlsIT.one(c, "select 1")).isEqualTo("1"); // holds its server until commit
+            assertThat(ClientTlsIT.console(s, "reload").exitCode()).isZero();
+            assertThat(closeNeeded(s)).containsExactly("0");
+            assertThat(ClientTlsIT.console(s, "set server_tls_sslmode = 'require'").exitCode()).isZero();
+            assertThat(closeNeeded(s)).containsExactly("1");
+            c.commit(); // released: the old server closes, the next query gets a new one
+            Await.until(Duration.ofSeconds(10), () -> closeNeeded(s).stream().noneMatch("1"::equals),
+                    "the recycled server closed");
+            assertThat(ClientTlsIT.one(c, "select ssl from pg_stat_ssl where pid = pg_backend_pid()")).isEqualTo("t");
+            c.commit();
         }
     }
 

@@ -84,7 +84,7 @@ final class ClientLogin {
         }
         var ch = session.channel();
         if (p instanceof StartupPacket.SslRequest) {
-            session.sslRequested();
+            session.tlsState().sslRequested();
         } else if (p instanceof StartupPacket.GssEncRequest) {
             ch.writeAndFlush(Encoders.refuseEncryption(ch.alloc()));
         } else if (p instanceof StartupPacket.CancelRequest c) {
@@ -119,7 +119,7 @@ final class ClientLogin {
         int loginLimit = pipe.get(StartupDecoder.class).packetLimit();
         pipe.replace(StartupDecoder.class, "frames",
                 new FrameDecoder(session.context().settings().maxPacketSize(), loginLimit, "d"));
-        if (session.tlsMissing()) {
+        if (session.tlsState().missing()) {
             session.fail(PgError.fatal(SqlState.PROTOCOL_VIOLATION, "SSL required"), "SSL required");
             return;
         }
@@ -252,7 +252,7 @@ final class ClientLogin {
      * auth_file. PgBouncer's log words for each reason; the client hears only the last line.
      */
     private void certLogin(String secret) {
-        var cert = session.peerCertificate();
+        var cert = session.tlsState().peerCertificate();
         String why = session.tls() == null ? "TLS connection required"
                 : cert == null ? "TLS client certificate required"
                 : secret == null ? "no such user: " + user

@@ -22,9 +22,6 @@ import io.sluice.proto.SqlState;
 import io.sluice.proto.StartupPacket;
 import io.sluice.proto.TransactionStatus;
 import io.sluice.proto.codec.Encoders;
-import io.sluice.proto.codec.StartupDecoder;
-import io.sluice.tls.ClientTls;
-import io.sluice.tls.HandshakeErrors;
 import io.sluice.tls.TlsInfo;
 import io.sluice.tls.TlsProtocolException;
 
@@ -68,9 +65,7 @@ public final class ClientSession extends ChannelInboundHandlerAdapter {
     private ClientParams params;
     private long requestTimeMillis;
     private boolean closing;
-    /** TLS started on this connection (SSLRequest accepted or direct); {@link #tls} once it is up. */
-    private boolean tlsStarted;
-    private TlsInfo tls;
+    private final ClientTlsState tlsState = new ClientTlsState(this);
 
     public ClientSession(SessionContext ctx, boolean unixSocket) {
         this.ctx = ctx;
@@ -106,7 +101,7 @@ public final class ClientSession extends ChannelInboundHandlerAdapter {
 
     /** The client's TLS session once its handshake is done; null for a plain connection. */
     public TlsInfo tls() {
-        return tls;
+        return tlsState.info();
     }
 
     // ---- place and timing ---------------------------------------------------------------------
@@ -169,56 +164,16 @@ public final class ClientSession extends ChannelInboundHandlerAdapter {
         ctx.clients().moved(this, from, to);
     }
 
-    // ---- TLS negotiation (called by ClientLogin) ------------------------------------------------
+    // ---- TLS (ClientTlsState) ---------------------------------------------------------------------
 
-    /**
-     * An SSLRequest: 'S' and the handshake when client TLS is on and this is TCP, else 'N'
-     * (PgBouncer's rules). A second request, inside TLS, ends the connection silently as in
-     * PgBouncer; bytes that came with the request are refused as PostgreSQL does, since they
-     * were sent before the client could have seen 'S'.
-     */
-    void sslRequested() {
-        if (tlsStarted) {
-            close("SSL req inside SSL");
-            return;
-        }
-        ClientTls t = ctx.clientTls();
-        if (!t.acceptsSslRequest(unixSocket)) {
-            channel.writeAndFlush(Encoders.refuseEncryption(channel.alloc()));
-            return;
-        }
-        StartupDecoder startup = channel.pipeline().get(StartupDecoder.class);
-        if (startup.buffered() > 0) {
-            fail(PgError.fatal(SqlState.PROTOCOL_VIOLATION, "received unencrypted data after SSL request"),
-                    "received unencrypted data after SSL request");
-            return;
-        }
-        tlsStarted = true;
-        t.startAfterSslRequest(channel.pipeline(), channel.pipeline().context(startup).name());
-        channel.writeAndFlush(Encoders.acceptEncryption(channel.alloc()));
-    }
-
-    /** PgBouncer refuses a plain StartupMessage over TCP when client_tls_sslmode is require or stricter. */
-    boolean tlsMissing() {
-        return tls == null && ctx.clientTls().requiresTls(unixSocket);
-    }
-
-    /** The client certificate the handshake verified, for auth_type = cert; null without one. */
-    java.security.cert.X509Certificate peerCertificate() {
-        return tls == null ? null : tls.peerCertificate();
+    ClientTlsState tlsState() {
+        return tlsState;
     }
 
     @Override
     public void userEventTriggered(ChannelHandlerContext c, Object evt) {
         if (evt instanceof SslHandshakeCompletionEvent e) {
-            tlsStarted = true; // direct TLS starts without an SSLRequest
-            if (e.isSuccess()) {
-                tls = TlsInfo.of(channel);
-            } else {
-                Log.global().client(Level.WARNING, id, database, user, remote().address(), remote().port(),
-                        "TLS handshake error: " + HandshakeErrors.describe(e.cause()));
-                close("TLS handshake failed");
-            }
+            tlsState.handshakeDone(e);
             return;
         }
         c.fireUserEventTriggered(evt);
@@ -302,7 +257,7 @@ public final class ClientSession extends ChannelInboundHandlerAdapter {
             fail(pe.error(), pe.getMessage());
         } else if (t instanceof TlsProtocolException tpe) {
             fail(PgError.fatal(SqlState.PROTOCOL_VIOLATION, tpe.getMessage()), tpe.getMessage());
-        } else if (tlsStarted && tls == null && t instanceof javax.net.ssl.SSLException) {
+        } else if (tlsState.failedOrPending() && t instanceof javax.net.ssl.SSLException) {
             close("TLS handshake failed"); // already logged with its cause by the handshake event
         } else if (t instanceof java.io.IOException) {
             close("client unexpected eof");
@@ -343,7 +298,7 @@ public final class ClientSession extends ChannelInboundHandlerAdapter {
         channel.writeAndFlush(Encoders.readyForQuery(alloc, TransactionStatus.IDLE));
         moveTo(State.IDLE);
         if (ctx.settings().logConnections()) {
-            log("login attempt: db=" + database + " user=" + user + " tls=" + (tls == null ? "no" : tls.describe()));
+            log("login attempt: db=" + database + " user=" + user + " tls=" + (tls() == null ? "no" : tls().describe()));
         }
         if (relay != null) {
             relay.armIdleTimers();

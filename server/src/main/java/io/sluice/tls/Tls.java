@@ -47,8 +47,14 @@ public final class Tls {
             Log.global().error("TLS settings could not be applied, still using old configuration");
             return new Reload(false, false);
         }
-        logWarnings(c, sv);
+        // a RELOAD or SET that leaves a side's values alone does not repeat its warnings
+        if (!c.settings().equals(client.settings())) {
+            c.warnings().forEach(Log.global()::warning);
+        }
         boolean serverChanged = !sv.settings().equals(server.settings());
+        if (serverChanged) {
+            sv.warnings().forEach(Log.global()::warning);
+        }
         client = c;
         server = sv;
         return new Reload(true, serverChanged);

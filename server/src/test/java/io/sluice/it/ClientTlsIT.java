@@ -1,5 +1,6 @@
 package io.sluice.it;
 
+import io.sluice.runtime.FatalError;
 import io.sluice.testkit.Encryption;
 import io.sluice.testkit.Jdbc;
 import io.sluice.testkit.PgCluster;
@@ -23,6 +24,7 @@ import java.sql.Statement;
 import java.util.Properties;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
  * Issue 13, acceptance 1 (client side): psql with sslmode=verify-full against a certificate in
@@ -175,6 +177,19 @@ class ClientTlsIT {
             Files.write(first.key(), firstKey);
             Files.write(first.cert(), firstCert);
         }
+    }
+
+    @Test
+    void startWithATlsSetupErrorFailsWithPgBouncersWords() {
+        assertThatThrownBy(() -> SluiceFixture.start(pg, db + " = host=127.0.0.1 port=$PGPORT",
+                "client_tls_sslmode = require\nclient_tls_cert_file = " + pkiDir.resolve("any.crt") + "\n", userlist))
+                .isInstanceOf(FatalError.class)
+                .hasMessage("To allow TLS connections from clients, client_tls_key_file and client_tls_cert_file "
+                        + "must be set.\nTLS setup failed");
+        TestPki.Issued enc = pki.server("srv-enc", TestPki.KeyForm.RSA_PKCS8_ENCRYPTED);
+        assertThatThrownBy(() -> sluice(enc, "prefer", ""))
+                .isInstanceOf(FatalError.class)
+                .hasMessageContaining("encrypted private keys are not supported");
     }
 
     static java.math.BigInteger servedSerial(SluiceFixture s) throws Exception {

@@ -42,20 +42,19 @@ class ConvertCommandTest {
 
     @Test
     void refusedValueIsCommentedOutAndReportedAsError() throws Exception {
-        Path in = ini("[databases]\napp = host=127.0.0.1\n[pgbouncer]\n; clients must use TLS\n"
-                + "client_tls_sslmode = require\nlisten_port = 6432\n");
+        Path in = ini("[databases]\napp = host=127.0.0.1\n[pgbouncer]\n; logins through PAM\n"
+                + "auth_type = pam\nlisten_port = 6432\n");
         Path out = dir.resolve("sluice.ini");
 
         Run r = run("convert", in.toString(), "-o", out.toString());
 
         assertThat(r.status()).isEqualTo(Main.WARNINGS);
-        assertThat(r.out()).contains("error: [unsupported] " + in + ":5: client_tls_sslmode: not supported: "
-                + "client_tls_sslmode=require");
+        assertThat(r.out()).contains("error: [unsupported] " + in + ":5: auth_type: not supported");
         String text = Files.readString(out);
-        assertThat(text).contains("; clients must use TLS\n" + Converter.MARK + "NOT CARRIED OVER")
-                .contains("; client_tls_sslmode = require\n").contains("listen_port = 6432\n");
+        assertThat(text).contains("; logins through PAM\n" + Converter.MARK + "NOT CARRIED OVER")
+                .contains("; auth_type = pam\n").contains("listen_port = 6432\n");
         ConfigSnapshot s = ConfigLoader.load(out, dir);
-        assertThat(s.settings().format("client_tls_sslmode")).isEqualTo("disable");
+        assertThat(s.settings().format("auth_type")).isEqualTo("md5");
     }
 
     @Test

@@ -14,18 +14,22 @@ import io.sluice.pool.ServerConnector;
 import io.sluice.proto.SqlState;
 import io.sluice.proto.codec.Encoders;
 import io.sluice.proto.codec.FrameDecoder;
+import io.sluice.tls.ServerTls;
 
 import java.net.InetSocketAddress;
 import java.net.SocketAddress;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
 import java.util.function.Function;
+import java.util.function.Supplier;
 
 /**
- * Opens server connections on the engine's event loop: TCP or unix socket, startup packet,
- * login, connect timeout ({@code server_connect_timeout}).
+ * Opens server connections on the engine's event loop: TCP or unix socket, SSLRequest and
+ * TLS per {@code server_tls_sslmode} (TCP only, as PgBouncer), startup packet, login, connect
+ * timeout ({@code server_connect_timeout}, which bounds the TLS handshake too).
  */
 public final class NettyServerConnector implements ServerConnector {
     private final EventLoop loop;
@@ -33,14 +37,23 @@ public final class NettyServerConnector implements ServerConnector {
     private final Function<PoolKey, BackendTarget> targets;
     private final String defaultSocketDir;
     private final Consumer<ServerConnection> onCreated;
+    private final Supplier<ServerTls> tls;
+    private final BooleanSupplier logConnections;
 
+    /**
+     * @param tls            the server_tls_* setup new connections use (RELOAD swaps it)
+     * @param logConnections log_connections: "SSL established" is a LOG line then, else NOISE
+     */
     public NettyServerConnector(EventLoop loop, Transport transport, Function<PoolKey, BackendTarget> targets,
-                                String defaultSocketDir, Consumer<ServerConnection> onCreated) {
+                                String defaultSocketDir, Consumer<ServerConnection> onCreated,
+                                Supplier<ServerTls> tls, BooleanSupplier logConnections) {
         this.loop = loop;
         this.transport = transport;
         this.targets = targets;
         this.defaultSocketDir = defaultSocketDir;
         this.onCreated = onCreated;
+        this.tls = tls;
+        this.logConnections = logConnections;
     }
 
     @Override
@@ -79,6 +92,8 @@ public final class NettyServerConnector implements ServerConnector {
                 : new InetSocketAddress(target.host(), target.port());
         Class<? extends Channel> type = target.unixSocket() ? transport.domainSocketChannel() : transport.socketChannel();
         ServerLogin login = new ServerLogin(target.credentials(), callback::connected, callback::failed);
+        ServerTls serverTls = tls.get();
+        boolean negotiateTls = serverTls.appliesTo(target.unixSocket());
         Bootstrap b = new Bootstrap().group(loop).channel(type)
                 .option(ChannelOption.CONNECT_TIMEOUT_MILLIS,
                         (int) Math.max(1, Math.min(Integer.MAX_VALUE, target.connectTimeoutNanos() / 1_000_000)))
@@ -86,6 +101,11 @@ public final class NettyServerConnector implements ServerConnector {
                     @Override
                     protected void initChannel(Channel ch) {
                         ServerConnection conn = new ServerConnection(ch, target, key.database(), login);
+                        if (negotiateTls) {
+                            ch.pipeline().addLast(ServerTlsNegotiation.NAME, new ServerTlsNegotiation(serverTls, conn,
+                                    login, () -> ch.writeAndFlush(Encoders.startup(ch.alloc(), target.startupParams())),
+                                    logConnections.getAsBoolean()));
+                        }
                         ch.pipeline().addLast("frames", new FrameDecoder(Integer.MAX_VALUE, "Dd"));
                         ch.pipeline().addLast("server", conn);
                         onCreated.accept(conn);
@@ -112,7 +132,8 @@ public final class NettyServerConnector implements ServerConnector {
             }
             Channel ch = f.channel();
             ch.closeFuture().addListener(c -> timeout.cancel(false));
-            ch.writeAndFlush(Encoders.startup(ch.alloc(), target.startupParams()));
+            ch.writeAndFlush(negotiateTls ? Encoders.sslRequest(ch.alloc())
+                    : Encoders.startup(ch.alloc(), target.startupParams()));
         });
         // login success also ends the timeout
         login.onDone(() -> timeout.cancel(false));

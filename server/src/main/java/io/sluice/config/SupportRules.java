@@ -16,21 +16,7 @@ final class SupportRules {
     /** An error text when Sluice cannot run with this canonical value, else empty. */
     static Optional<String> refuse(ConfigKey key, Object value) {
         switch (key.name()) {
-            case "client_tls_sslmode":
-                if (!"disable".equals(value)) {
-                    return Optional.of("not supported: client_tls_sslmode=" + value + " (TLS is not available yet)");
-                }
-                return Optional.empty();
-            case "server_tls_sslmode":
-                // disable/allow/prefer all permit a plain connection, which is what Sluice makes
-                if ("require".equals(value) || "verify-ca".equals(value) || "verify-full".equals(value)) {
-                    return Optional.of("not supported: server_tls_sslmode=" + value + " (TLS is not available yet)");
-                }
-                return Optional.empty();
             case "auth_type":
-                if ("cert".equals(value)) {
-                    return Optional.of("not supported: auth_type=cert (TLS is not available yet)");
-                }
                 if ("pam".equals(value) || "ldap".equals(value)) {
                     return Optional.of("not supported: auth_type = " + value);
                 }

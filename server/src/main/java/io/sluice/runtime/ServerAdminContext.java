@@ -163,7 +163,8 @@ final class ServerAdminContext implements AdminContext {
             ServerConnection s = c.server();
             rows.add(new SocketRow("C", c.user(), c.database(), c.replication().word(), state, c.remote().address(), c.remote().port(),
                     c.local().address(), c.local().port(), c.connectTimeMillis(), c.requestTimeMillis(), waitMicros,
-                    false, c.id(), s == null ? null : s.id(), 0, "", c.applicationName(), 0, c.id(),
+                    false, c.id(), s == null ? null : s.id(), 0, c.tls() == null ? "" : c.tls().describe(),
+                    c.applicationName(), 0, c.id(),
                     SocketBuffers.NONE));
         }
         return rows;
@@ -204,7 +205,12 @@ final class ServerAdminContext implements AdminContext {
                 conn.remote().address(), conn.remote().port(), conn.local().address(), conn.local().port(),
                 conn.connectTimeMillis(), conn.requestTimeMillis(), 0,
                 server.pauseControl().closeNeeded(conn.id()), conn.id(),
-                link, conn.backendPid(), "", conn.applicationName(), 0, conn.id(), SocketBuffers.NONE);
+                link, conn.backendPid(), tlsText(conn), conn.applicationName(), 0, conn.id(), SocketBuffers.NONE);
+    }
+
+    private static String tlsText(ServerConnection conn) {
+        io.sluice.tls.TlsInfo info = io.sluice.tls.TlsInfo.of(conn.channel());
+        return info == null ? "" : info.describe();
     }
 
     @Override
@@ -381,8 +387,9 @@ final class ServerAdminContext implements AdminContext {
     @Override
     public SetOutcome set(String key, String value) {
         try {
-            server.applyConfig(cfg().withSetting(key, value));
-            return SetOutcome.OK;
+            boolean tlsApplied = server.applyConfig(cfg().withSetting(key, value));
+            return tlsApplied || !(key.contains("_tls_") || key.contains("_tls13_")) ? SetOutcome.OK
+                    : SetOutcome.OK_TLS_NOT_APPLIED;
         } catch (ConfigException e) {
             Log.global().error(e.getMessage());
             return SetOutcome.FAILED;

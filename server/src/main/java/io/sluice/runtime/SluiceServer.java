@@ -28,6 +28,9 @@ import io.sluice.session.SessionContext;
 import io.sluice.session.SessionSettings;
 import io.sluice.stats.DatabaseStats;
 import io.sluice.stats.StatsRegistry;
+import io.sluice.tls.ClientTls;
+import io.sluice.tls.Tls;
+import io.sluice.tls.TlsSetupException;
 import io.sluice.util.Clock;
 import io.sluice.util.Randomness;
 
@@ -69,6 +72,7 @@ public final class SluiceServer implements SessionContext {
     private final int ownUid = UnixUser.uid();
     /** pkt_buf: what an unauthenticated client may send in one packet; fixed until restart, as in PgBouncer. */
     private final int loginPacketLimit;
+    private final Tls tls;
     private volatile Routing routing;
     private volatile SessionSettings sessionSettings;
     private Console console;
@@ -83,11 +87,17 @@ public final class SluiceServer implements SessionContext {
         this.routing = new Routing(config);
         this.sessionSettings = routing.sessionSettings();
         this.loginPacketLimit = config.settings().intValue("pkt_buf");
+        try {
+            this.tls = Tls.load(config.settings(), config.authType());
+        } catch (TlsSetupException e) {
+            throw new FatalError(e.getMessage() + "\nTLS setup failed");
+        }
         this.group = transport.newGroup(1);
         this.loop = group.next();
         String socketDir = config.unixSocketDir();
         this.connector = new NettyServerConnector(loop, transport,
-                key -> routing.target(key, scramKeys, authLookups::queriedSecret), socketDir, this::serverCreated);
+                key -> routing.target(key, scramKeys, authLookups::queriedSecret), socketDir, this::serverCreated,
+                tls::server, () -> sessionSettings.logConnections());
         this.scheduler = new EventLoopScheduler(loop);
         this.pools = new PoolRegistry(key -> routing.poolSettings(key), connector, poolEvents,
                 Clock.SYSTEM, scheduler, Randomness.threadLocal());
@@ -125,6 +135,9 @@ public final class SluiceServer implements SessionContext {
 
     private void accepted(Channel ch, boolean unix) {
         ch.pipeline().addLast("departure", departures);
+        if (!unix) {
+            ch.pipeline().addLast("tls-direct", tls.directTlsDetector());
+        }
         ch.pipeline().addLast("startup", new StartupDecoder(loginPacketLimit));
         ch.pipeline().addLast("session", new ClientSession(this, unix));
     }
@@ -218,11 +231,22 @@ public final class SluiceServer implements SessionContext {
         return terminated;
     }
 
-    /** Swaps in a new config: pools re-resolve their settings, sessions see new settings at once. */
-    public void applyConfig(ConfigSnapshot next) {
+    /**
+     * Swaps in a new config: pools re-resolve their settings, sessions see new settings at once,
+     * TLS is set up again for new connections (server connections are recycled when a
+     * server_tls_* value changed, as PgBouncer >= 1.24 does).
+     *
+     * @return false if the TLS settings could not be applied and the old ones stay
+     */
+    public boolean applyConfig(ConfigSnapshot next) {
         routing = new Routing(next);
         sessionSettings = routing.sessionSettings();
         pools.reload();
+        Tls.Reload r = tls.reload(next.settings(), next.authType());
+        if (r.serverSettingsChanged()) {
+            pause.reconnect(null);
+        }
+        return r.applied();
     }
 
     /** Stops everything at once (SHUTDOWN, SIGQUIT-equivalent, tests). */
@@ -247,6 +271,11 @@ public final class SluiceServer implements SessionContext {
     @Override
     public SessionSettings settings() {
         return sessionSettings;
+    }
+
+    @Override
+    public ClientTls clientTls() {
+        return tls.client();
     }
 
     @Override

@@ -18,6 +18,7 @@ import io.sluice.proto.codec.Encoders;
 import io.sluice.proto.codec.FrameDecoder;
 import io.sluice.proto.codec.FrontendDecoding;
 import io.sluice.proto.codec.StartupDecoder;
+import io.sluice.tls.CertificateNames;
 
 import java.util.Locale;
 import java.util.Map;
@@ -80,7 +81,9 @@ final class ClientLogin {
             return;
         }
         var ch = session.channel();
-        if (p instanceof StartupPacket.SslRequest || p instanceof StartupPacket.GssEncRequest) {
+        if (p instanceof StartupPacket.SslRequest) {
+            session.tlsState().sslRequested();
+        } else if (p instanceof StartupPacket.GssEncRequest) {
             ch.writeAndFlush(Encoders.refuseEncryption(ch.alloc()));
         } else if (p instanceof StartupPacket.CancelRequest c) {
             cancel(c);
@@ -114,6 +117,10 @@ final class ClientLogin {
         int loginLimit = pipe.get(StartupDecoder.class).packetLimit();
         pipe.replace(StartupDecoder.class, "frames",
                 new FrameDecoder(session.context().settings().maxPacketSize(), loginLimit, "d"));
+        if (session.tlsState().missing()) {
+            session.fail(PgError.fatal(SqlState.PROTOCOL_VIOLATION, "SSL required"), "SSL required");
+            return;
+        }
         // max_client_conn spares the console, so an operator can still get in when clients are at it
         if (refusal != null && !ClientSession.CONSOLE_POOL.database().equals(s.database())) {
             session.fail(refusal, refusal.message());
@@ -245,6 +252,25 @@ final class ClientLogin {
         session.context().lookupUser(db, user, () -> step == Step.LOOKUP && session.channel().isActive(), this::found);
     }
 
+    /**
+     * auth_type = cert: the verified client certificate must name the user, who must exist in
+     * auth_file. PgBouncer's log words for each reason; the client hears only the last line.
+     */
+    private void certLogin(String secret) {
+        var cert = session.tlsState().peerCertificate();
+        String why = session.tls() == null ? "TLS connection required"
+                : cert == null ? "TLS client certificate required"
+                : secret == null ? "no such user: " + user
+                : !CertificateNames.names(cert, user) ? "TLS certificate name mismatch" : null;
+        if (why == null) {
+            finish();
+            return;
+        }
+        session.log(why);
+        session.fail(PgError.fatal(SqlState.PROTOCOL_VIOLATION, "certificate authentication failed"),
+                "certificate authentication failed");
+    }
+
     private void found(UserLookup found) {
         if (step != Step.LOOKUP || !session.channel().isActive()) {
             return;
@@ -262,14 +288,12 @@ final class ClientLogin {
         SessionSettings cfg = session.context().settings();
         var ch = session.channel();
         ClientAuthDecision d = ClientAuthPolicy.decide(new LoginRequest(cfg.authType(), cfg.hba(),
-                session.unixSocket(), session.tls(), session.address(), session.database(), user,
+                session.unixSocket(), session.encrypted(), session.address(), session.database(), user,
                 Optional.ofNullable(secret).map(Secret::kindOf), () -> PeerCredentials.userNameOf(ch)));
         switch (d.action()) {
             case ACCEPT -> finish();
             case REJECT -> session.fail(PgError.fatal(SqlState.PROTOCOL_VIOLATION, d.reason()), d.reason());
-            // only the TLS layer can vouch for a client certificate; until it does, refuse
-            case CHECK_CERT -> session.fail(PgError.fatal(SqlState.PROTOCOL_VIOLATION, ClientAuthPolicy.CERT_FAILED),
-                    ClientAuthPolicy.CERT_FAILED);
+            case CHECK_CERT -> certLogin(secret);
             default -> {
                 step = Step.AUTH;
                 exchange = ClientAuthExchange.secure(d, user, secret);

@@ -7,7 +7,7 @@ import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.handler.codec.DecoderException;
-import io.netty.handler.ssl.SslHandler;
+import io.netty.handler.ssl.SslHandshakeCompletionEvent;
 import io.netty.util.ReferenceCountUtil;
 import io.sluice.backend.ServerConnection;
 import io.sluice.log.Level;
@@ -23,6 +23,8 @@ import io.sluice.proto.StartupPacket;
 import io.sluice.proto.TransactionStatus;
 import io.sluice.proto.codec.Encoders;
 import io.sluice.util.SocketIds;
+import io.sluice.tls.TlsInfo;
+import io.sluice.tls.TlsProtocolException;
 
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
@@ -68,6 +70,7 @@ public final class ClientSession extends ChannelInboundHandlerAdapter {
     private ClientParams params;
     private long requestTimeMillis;
     private boolean closing;
+    private final ClientTlsState tlsState = new ClientTlsState(this);
 
     public ClientSession(SessionContext ctx, boolean unixSocket) {
         this.ctx = ctx;
@@ -99,6 +102,11 @@ public final class ClientSession extends ChannelInboundHandlerAdapter {
 
     public String applicationName() {
         return params == null ? "" : params.applicationName();
+    }
+
+    /** The client's TLS session once its handshake is done; null for a plain connection. */
+    public TlsInfo tls() {
+        return tlsState.info();
     }
 
     // ---- place and timing ---------------------------------------------------------------------
@@ -148,12 +156,9 @@ public final class ClientSession extends ChannelInboundHandlerAdapter {
         return unixSocket;
     }
 
-    /**
-     * True when the client connection is encrypted, i.e. an SslHandler sits in its pipeline.
-     * Until client TLS exists this is always false: hostssl lines never match, hostnossl do.
-     */
-    boolean tls() {
-        return channel.pipeline().get(SslHandler.class) != null;
+    /** True once the client's TLS handshake is done (hba hostssl/hostnossl, cert auth). */
+    boolean encrypted() {
+        return tls() != null;
     }
 
     /** The client's IP address; null over the unix socket. */
@@ -177,6 +182,21 @@ public final class ClientSession extends ChannelInboundHandlerAdapter {
         }
         state = to;
         ctx.clients().moved(this, from, to);
+    }
+
+    // ---- TLS (ClientTlsState) ---------------------------------------------------------------------
+
+    ClientTlsState tlsState() {
+        return tlsState;
+    }
+
+    @Override
+    public void userEventTriggered(ChannelHandlerContext c, Object evt) {
+        if (evt instanceof SslHandshakeCompletionEvent e) {
+            tlsState.handshakeDone(e);
+            return;
+        }
+        c.fireUserEventTriggered(evt);
     }
 
     // ---- channel events ---------------------------------------------------------------------
@@ -264,9 +284,16 @@ public final class ClientSession extends ChannelInboundHandlerAdapter {
 
     @Override
     public void exceptionCaught(ChannelHandlerContext c, Throwable cause) {
+        if (state == State.CLOSED) {
+            return; // the session already ended (a failed handshake, for one) and said why
+        }
         Throwable t = cause instanceof DecoderException && cause.getCause() != null ? cause.getCause() : cause;
         if (t instanceof ProtocolException pe) {
             fail(pe.error(), pe.getMessage());
+        } else if (t instanceof TlsProtocolException tpe) {
+            fail(PgError.fatal(SqlState.PROTOCOL_VIOLATION, tpe.getMessage()), tpe.getMessage());
+        } else if (tlsState.failedOrPending() && t instanceof javax.net.ssl.SSLException) {
+            close("TLS handshake failed"); // already logged with its cause by the handshake event
         } else if (t instanceof java.io.IOException) {
             close("client unexpected eof");
         } else {
@@ -322,7 +349,8 @@ public final class ClientSession extends ChannelInboundHandlerAdapter {
         channel.writeAndFlush(Encoders.readyForQuery(alloc, TransactionStatus.IDLE));
         moveTo(to);
         if (ctx.settings().logConnections()) {
-            log("login attempt: db=" + database + " user=" + user + " tls=no replication=" + replication.word());
+            log("login attempt: db=" + database + " user=" + user + " tls=" + (tls() == null ? "no" : tls().describe())
+                    + " replication=" + replication.word());
         }
     }
 
@@ -360,6 +388,7 @@ public final class ClientSession extends ChannelInboundHandlerAdapter {
         if (state == State.CLOSED || closing) {
             return;
         }
+        closing = true;
         end(reason, error);
     }
 
@@ -406,7 +435,8 @@ public final class ClientSession extends ChannelInboundHandlerAdapter {
         if (!channel.isActive()) {
             return;
         }
-        if (!channel.isWritable()) {
+        if (!channel.isWritable() || TlsInfo.handshakeUnderway(channel)) {
+            // nothing may go out in the clear while a TLS handshake is underway
             channel.close();
         } else if (sent != null) {
             channel.writeAndFlush(Encoders.error(channel.alloc(), sent)).addListener(ChannelFutureListener.CLOSE);

@@ -13,6 +13,9 @@ import java.util.function.Consumer;
 public interface SessionContext {
     SessionSettings settings();
 
+    /** The client TLS configuration new handshakes use (swapped by RELOAD). */
+    io.sluice.tls.ClientTls clientTls();
+
     /** The clock session timers and latency figures read (injected, so tests drive it). */
     io.sluice.util.Clock clock();
 

@@ -163,10 +163,6 @@ class ConfigLoaderTest {
                 "pgbouncer.ini:3: ids of peers must be a number larger than 0 and at most 65536");
         assertError("[pgbouncer]\nauth_file = nope.txt\n",
                 "pgbouncer.ini:2: could not open auth_file nope.txt: No such file or directory");
-        assertError("[pgbouncer]\nclient_tls_sslmode = require\n",
-                "pgbouncer.ini:2: not supported: client_tls_sslmode=require (TLS is not available yet)");
-        assertError("[pgbouncer]\nserver_tls_sslmode = verify-full\n",
-                "pgbouncer.ini:2: not supported: server_tls_sslmode=verify-full (TLS is not available yet)");
     }
 
     @Test
@@ -177,10 +173,13 @@ class ConfigLoaderTest {
     }
 
     @Test
-    void serverTlsModesThatAllowPlainConnectionsAreAccepted() throws Exception {
-        assertThat(load(dir, "[pgbouncer]\nserver_tls_sslmode = allow\n").settings().string("server_tls_sslmode"))
-                .isEqualTo("allow");
-        assertThat(load(dir, "[pgbouncer]\nserver_tls_sslmode = disable\n").warnings()).isEmpty();
+    void tlsKeysAreSupportedKeys() throws Exception {
+        // files and their contents are checked when TLS is set up (tls.Tls), like PgBouncer's sbuf_tls_setup
+        ConfigSnapshot s = load(dir, "[pgbouncer]\nclient_tls_sslmode = verify-full\nserver_tls_sslmode = verify-ca\n"
+                + "client_tls_key_file = k.pem\nclient_tls_protocols = tlsv1.3\nauth_type = cert\n");
+        assertThat(s.settings().string("client_tls_sslmode")).isEqualTo("verify-full");
+        assertThat(s.settings().string("server_tls_sslmode")).isEqualTo("verify-ca");
+        assertThat(s.warnings()).isEmpty();
     }
 
     @Test
@@ -254,8 +253,10 @@ class ConfigLoaderTest {
         assertThatThrownBy(() -> s.withSetting("nope", "1")).hasMessage("unknown parameter: pgbouncer/nope");
         assertThatThrownBy(() -> s.withSetting("max_client_conn", "many"))
                 .hasMessage("invalid value \"many\" for parameter max_client_conn");
-        assertThatThrownBy(() -> s.withSetting("client_tls_sslmode", "prefer"))
-                .hasMessage("not supported: client_tls_sslmode=prefer (TLS is not available yet)");
+        assertThat(s.withSetting("client_tls_sslmode", "prefer").settings().string("client_tls_sslmode"))
+                .isEqualTo("prefer");
+        assertThatThrownBy(() -> s.withSetting("client_tls_sslmode", "sometimes"))
+                .isInstanceOf(ConfigException.class);
     }
 
     @Test

@@ -175,9 +175,14 @@ class AuthQueryIT {
             try (Connection held = Jdbc.connect("127.0.0.1", sluice.port, "aq_pw", user, old)) {
                 pg.exec("SET password_encryption = '" + u[1] + "'; ALTER ROLE " + user + " PASSWORD '" + fresh + "'");
                 setPassword(user, fresh);
+                // PgBouncer's words: a failed SCRAM exchange reads "SASL authentication failed";
+                // either way the SQLSTATE is PostgreSQL's 28P01
+                String words = u[1].equals("md5") ? "password authentication failed" : "SASL authentication failed";
                 assertThatThrownBy(() -> Jdbc.connect("127.0.0.1", sluice.port, "aq_pw", user, old))
-                        .isInstanceOfSatisfying(SQLException.class,
-                                e -> assertThat(e.getMessage()).contains("password authentication failed"));
+                        .isInstanceOfSatisfying(SQLException.class, e -> {
+                            assertThat(e.getMessage()).contains(words);
+                            assertThat(e.getSQLState()).isEqualTo("28P01");
+                        });
                 try (Connection next = Jdbc.connect("127.0.0.1", sluice.port, "aq_pw", user, fresh)) {
                     assertThat(currentUser(next)).isEqualTo(user);
                     assertThat(servers(user, "aq_pw")).as("a second server, logged in with the new secret").isEqualTo(2);

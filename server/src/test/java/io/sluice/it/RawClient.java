@@ -22,7 +22,12 @@ final class RawClient implements AutoCloseable {
     private final OutputStream out;
 
     RawClient(int port) throws IOException {
-        socket = new Socket("127.0.0.1", port);
+        this(new Socket("127.0.0.1", port));
+    }
+
+    /** Over a socket already connected (a TLS socket, for instance). */
+    RawClient(Socket connected) throws IOException {
+        socket = connected;
         socket.setSoTimeout(15_000);
         in = new DataInputStream(socket.getInputStream());
         out = socket.getOutputStream();

@@ -113,6 +113,11 @@ class SessionHarness implements SessionContext {
     // ---- SessionContext -----------------------------------------------------------------------
 
     @Override
+    public io.sluice.tls.ClientTls clientTls() {
+        return io.sluice.tls.ClientTls.disabled();
+    }
+
+    @Override
     public SessionSettings settings() {
         return new SessionSettings(AuthMethod.TRUST, Optional.empty(), Set.of(), Set.of(), 100, 0, Set.of(), Set.of("application_name"),
                 false, false, false, false, false, Integer.MAX_VALUE, 6432);

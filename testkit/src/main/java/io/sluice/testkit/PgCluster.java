@@ -222,6 +222,8 @@ public final class PgCluster implements AutoCloseable {
     private Connection superuser(String db) throws SQLException {
         Properties p = new Properties();
         p.setProperty("socketTimeout", "120");
+        // TLS when the server offers it (a cluster whose hba has only hostssl lines), plain otherwise
+        p.setProperty("sslmode", "prefer");
         return Jdbc.connect(HOST, port, db, SUPERUSER, null, p);
     }
 
@@ -238,6 +240,7 @@ public final class PgCluster implements AutoCloseable {
         private final List<String> config = new ArrayList<>();
         private String hostAuth = "md5";
         private String hba;
+        private final java.util.Map<String, Path> dataFiles = new java.util.LinkedHashMap<>();
         private Duration startTimeout = Duration.ofSeconds(60);
 
         private Builder() {}
@@ -268,6 +271,16 @@ public final class PgCluster implements AutoCloseable {
             return this;
         }
 
+        /**
+         * Copies {@code source} into the data directory as {@code name} before the start, owned by
+         * the server's OS user with mode 0600 (what PostgreSQL demands of {@code ssl_key_file}).
+         * The config can then name it relatively, e.g. {@code ssl_cert_file = 'server.crt'}.
+         */
+        public Builder dataFile(String name, Path source) {
+            dataFiles.put(name, source);
+            return this;
+        }
+
         /** Bound for {@code pg_ctl -w start} (default 60 s). */
         public Builder startTimeout(Duration timeout) {
             this.startTimeout = timeout;
@@ -283,7 +296,8 @@ public final class PgCluster implements AutoCloseable {
             for (int attempt = 0; attempt < START_ATTEMPTS; attempt++) {
                 PgCluster cluster = new PgCluster(TempDir.create("sluice-pg-"), FreePorts.next(), isShared);
                 try {
-                    PgClusterSetup.initAndStart(cluster, hba != null ? hba : defaultHba(), config, hostAuth, startTimeout);
+                    PgClusterSetup.initAndStart(cluster, hba != null ? hba : defaultHba(), config, hostAuth, dataFiles,
+                            startTimeout);
                     return cluster;
                 } catch (RuntimeException e) {
                     String log = cluster.logText();

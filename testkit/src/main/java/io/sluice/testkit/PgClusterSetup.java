@@ -15,7 +15,8 @@ import java.util.List;
 final class PgClusterSetup {
     private PgClusterSetup() {}
 
-    static void initAndStart(PgCluster c, String hba, List<String> extraConfig, String hostAuth, Duration startTimeout) {
+    static void initAndStart(PgCluster c, String hba, List<String> extraConfig, String hostAuth,
+                             java.util.Map<String, java.nio.file.Path> dataFiles, Duration startTimeout) {
         TempDir.subdir(c.baseDir(), "sock");
         String bin = PgBinaries.serverBin().toString();
         ProcessResult init = asServiceUser(c, Duration.ofMinutes(2), bin + "/initdb", "-D", c.dataDir().toString(),
@@ -25,6 +26,7 @@ final class PgClusterSetup {
             throw new IllegalStateException("initdb failed: " + init.describe());
         }
         TempDir.write(c.dataDir().resolve("pg_hba.conf"), hba);
+        dataFiles.forEach((name, source) -> copyPrivate(source, c.dataDir().resolve(name)));
         StringBuilder conf = new StringBuilder("\n# added by the sluice testkit\n")
                 .append("fsync = off\nsynchronous_commit = off\nfull_page_writes = off\n");
         extraConfig.forEach(line -> conf.append(line).append('\n'));
@@ -42,6 +44,16 @@ final class PgClusterSetup {
         if (!start.ok()) {
             throw new IllegalStateException("pg_ctl start failed: " + start.describe()
                     + "\n--- server log ---\n" + c.logText());
+        }
+    }
+
+    private static void copyPrivate(java.nio.file.Path source, java.nio.file.Path target) {
+        try {
+            Files.copy(source, target, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+            Files.setPosixFilePermissions(target, java.nio.file.attribute.PosixFilePermissions.fromString("rw-------"));
+            OsUser.handOver(target);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot copy " + source + " into the data directory", e);
         }
     }
 

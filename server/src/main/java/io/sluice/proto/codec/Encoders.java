@@ -152,7 +152,17 @@ public final class Encoders {
         return alloc.buffer(1).writeByte('N');
     }
 
+    /** 'S': the answer to an SSLRequest that starts a TLS handshake. */
+    public static ByteBuf acceptEncryption(ByteBufAllocator alloc) {
+        return alloc.buffer(1).writeByte('S');
+    }
+
     // ---- to servers -------------------------------------------------------------------
+
+    /** SSLRequest: asks PostgreSQL for TLS before the startup packet. */
+    public static ByteBuf sslRequest(ByteBufAllocator alloc) {
+        return alloc.buffer(8).writeInt(8).writeInt(StartupPacket.SSL_REQUEST_CODE);
+    }
 
     public static ByteBuf startup(ByteBufAllocator alloc, Map<String, String> params) {
         ByteBuf buf = Wire.buffer(alloc);

@@ -40,6 +40,14 @@ public final class StartupDecoder extends ByteToMessageDecoder {
         return packetLimit;
     }
 
+    /**
+     * Bytes received but not yet decoded. After an SSLRequest they were sent before the
+     * client could have seen our answer: unencrypted, maybe injected (CVE-2021-23214).
+     */
+    public int buffered() {
+        return actualReadableBytes();
+    }
+
     @Override
     protected void decode(ChannelHandlerContext ctx, ByteBuf in, List<Object> out) {
         if (refused) {

@@ -1,0 +1,55 @@
+package io.sluice.tls;
+
+import io.netty.channel.Channel;
+import io.netty.handler.ssl.SslHandler;
+
+import javax.net.ssl.SSLPeerUnverifiedException;
+import javax.net.ssl.SSLSession;
+import java.security.cert.Certificate;
+import java.security.cert.X509Certificate;
+
+/**
+ * An established TLS session as Sluice reports it.
+ *
+ * @param peerCertificate the peer's verified certificate (leaf), or null when it sent none
+ */
+public record TlsInfo(String protocol, String cipher, X509Certificate peerCertificate) {
+
+    /** The session on this channel once its handshake is done; null without TLS or before. */
+    public static TlsInfo of(Channel channel) {
+        SslHandler h = channel == null ? null : channel.pipeline().get(SslHandler.class);
+        if (h == null || !h.handshakeFuture().isSuccess()) {
+            return null;
+        }
+        SSLSession s = h.engine().getSession();
+        X509Certificate peer = null;
+        try {
+            Certificate[] chain = s.getPeerCertificates();
+            peer = chain.length > 0 && chain[0] instanceof X509Certificate x ? x : null;
+        } catch (SSLPeerUnverifiedException e) {
+            // no client certificate: fine unless the login needs one
+        }
+        return new TlsInfo(s.getProtocol(), s.getCipherSuite(), peer);
+    }
+
+    /**
+     * A TLS handshake has begun on this channel and not finished: nothing can be said to the
+     * peer in the PostgreSQL protocol now (PgBouncer's sends fail in that state too).
+     */
+    public static boolean handshakeUnderway(Channel channel) {
+        if (channel.pipeline().get(AlpnGate.NAME) != null) {
+            return true;
+        }
+        SslHandler h = channel.pipeline().get(SslHandler.class);
+        return h != null && !h.handshakeFuture().isSuccess();
+    }
+
+    /**
+     * PgBouncer's SHOW CLIENTS/SERVERS {@code tls} text and log {@code tls=} value: protocol and
+     * cipher in OpenSSL's spelling. PgBouncer appends {@code /ECDH=<curve>}; neither provider
+     * tells which group was negotiated, so that part is left out rather than guessed.
+     */
+    public String describe() {
+        return protocol + "/" + CipherNames.openSsl(cipher);
+    }
+}

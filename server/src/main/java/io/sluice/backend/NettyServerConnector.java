@@ -54,7 +54,8 @@ public final class NettyServerConnector implements ServerConnector {
                 ? new DomainSocketAddress(target.socketPath(defaultSocketDir))
                 : new InetSocketAddress(target.host(), target.port());
         Class<? extends Channel> type = target.unixSocket() ? transport.domainSocketChannel() : transport.socketChannel();
-        ServerLogin login = new ServerLogin(target.credentials(), callback::connected, callback::failed);
+        ServerLogin login = new ServerLogin(target.credentials(), callback::connected, callback::failed,
+                callback::rejected);
         Bootstrap b = new Bootstrap().group(loop).channel(type)
                 .option(ChannelOption.CONNECT_TIMEOUT_MILLIS,
                         (int) Math.max(1, Math.min(Integer.MAX_VALUE, target.connectTimeoutNanos() / 1_000_000)))

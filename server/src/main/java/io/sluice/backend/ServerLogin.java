@@ -20,6 +20,7 @@ public final class ServerLogin {
     private final BackendCredentials credentials;
     private final Consumer<ServerConnection> onSuccess;
     private final Failure onFailure;
+    private final Failure onRejected;
     private ScramClientExchange scram;
     private boolean reported;
     private Runnable onDone = () -> { };
@@ -29,10 +30,17 @@ public final class ServerLogin {
         void failed(String sqlState, String message);
     }
 
-    public ServerLogin(BackendCredentials credentials, Consumer<ServerConnection> onSuccess, Failure onFailure) {
+    /**
+     * @param onFailure  the connection failed or closed before login ended (retried later)
+     * @param onRejected the server refused the login with an error, or the credentials at hand
+     *                   cannot answer its authentication request
+     */
+    public ServerLogin(BackendCredentials credentials, Consumer<ServerConnection> onSuccess, Failure onFailure,
+                       Failure onRejected) {
         this.credentials = credentials;
         this.onSuccess = onSuccess;
         this.onFailure = onFailure;
+        this.onRejected = onRejected;
     }
 
     /** Runs once when the login ends either way (the connector cancels its timeout here). */
@@ -43,7 +51,7 @@ public final class ServerLogin {
     void onMessage(ServerConnection conn, BackendMessage m) {
         if (m instanceof BackendMessage.ErrorOrNotice e) {
             if (e.error()) {
-                failed(e.sqlState(), e.message());
+                rejected(e.sqlState(), e.message());
                 conn.close("login failed: " + e.message());
             }
             return;
@@ -108,7 +116,7 @@ public final class ServerLogin {
     }
 
     private void refuse(ServerConnection conn, String message) {
-        failed(SqlState.INVALID_PASSWORD, message);
+        rejected(SqlState.INVALID_PASSWORD, message);
         conn.close(message);
     }
 
@@ -140,10 +148,18 @@ public final class ServerLogin {
     }
 
     void failed(String sqlState, String message) {
+        end(onFailure, sqlState, message);
+    }
+
+    private void rejected(String sqlState, String message) {
+        end(onRejected, sqlState, message);
+    }
+
+    private void end(Failure how, String sqlState, String message) {
         if (!reported) {
             reported = true;
             onDone.run();
-            onFailure.failed(sqlState, message);
+            how.failed(sqlState, message);
         }
     }
 }

@@ -53,7 +53,7 @@ class SessionHarness implements SessionContext {
         route = new Route(new PoolKey("db", "u"), mode, "DISCARD ALL", false, queryTimeoutNanos, 0, 0, 0, 0, 0);
         var target = new BackendTarget("127.0.0.1", 5432, Map.of(), BackendCredentials.none("u"), null, 0);
         server = new ServerConnection(serverChannel, target, "db", new ServerLogin(BackendCredentials.none("u"),
-                c -> { }, (s, m) -> { throw new AssertionError(m); }));
+                c -> { }, (s, m) -> { throw new AssertionError(m); }, (s, m) -> { throw new AssertionError(m); }));
         serverChannel.pipeline().addLast(new FrameDecoder(1 << 30, "Dd"), server);
         serverChannel.writeInbound(concat(Encoders.authentication(ALLOC, 0, new byte[0]),
                 Encoders.readyForQuery(ALLOC, TransactionStatus.IDLE)));

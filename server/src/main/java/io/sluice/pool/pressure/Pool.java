@@ -142,6 +142,13 @@ public final class Pool {
         }
     }
 
+    /** Answers every waiting checkout with {@code failure} (SHUTDOWN WAIT_FOR_SERVERS, a login nobody can pass). */
+    public void failWaiting(CheckoutFailure failure) {
+        for (Checkout c : new ArrayList<>(pending)) {
+            c.fail(failure);
+        }
+    }
+
     /**
      * Reload: new settings apply to the next decision (server_round_robin included: the idle
      * queue keeps return order, so a flip needs no reordering); a smaller pool shrinks as
@@ -297,9 +304,6 @@ public final class Pool {
         return new CheckoutFailure(CheckoutFailure.Kind.CLOSED, WAIT_TIMEOUT_SQLSTATE, "pool is closed");
     }
 
-    CheckoutFailure lastLoginFailure() {
-        return creator.lastLoginFailure();
-    }
 
     /** Why {@code s} must not be reused, or null. */
     String staleReason(PooledServer s, long now) {

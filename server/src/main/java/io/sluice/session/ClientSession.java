@@ -168,7 +168,7 @@ public final class ClientSession extends ChannelInboundHandlerAdapter {
             login.refuseWhenStarted(PgError.fatal(SqlState.PROTOCOL_VIOLATION,
                     "no more connections allowed (max_client_conn)"));
         }
-        timers.arm(ctx.settings().clientLoginTimeout(), () -> {
+        timers.arm(SessionTimers.Slot.IDLE, ctx.settings().clientLoginTimeout(), () -> {
             if (state == State.LOGIN) {
                 fail(PgError.fatal(SqlState.PROTOCOL_VIOLATION, "client_login_timeout"), "client_login_timeout");
             }
@@ -249,7 +249,7 @@ public final class ClientSession extends ChannelInboundHandlerAdapter {
 
     /** Login finished: greet the client and start serving; {@code r} is null for the console. */
     void loggedIn(Route r, boolean isConsole, boolean admin, ClientParams p, Map<String, String> welcome) {
-        timers.cancel();
+        timers.cancelAll();
         this.params = p;
         if (isConsole) {
             console = new ConsoleSession(this, gate, admin);
@@ -282,6 +282,14 @@ public final class ClientSession extends ChannelInboundHandlerAdapter {
         if (relay.busy()) {
             ctx.forwardCancel(relay.server());
         }
+    }
+
+    /**
+     * server_fast_close: when this client's session server was marked close_needed and is idle,
+     * closes it and disconnects the client ("database configuration changed"). True if it did.
+     */
+    public boolean closeIfServerClosing() {
+        return relay != null && state != State.CLOSED && relay.closeIfServerClosing();
     }
 
     /** The pool could not give a server: the client gets the engine's text (PgBouncer's words). */
@@ -330,7 +338,7 @@ public final class ClientSession extends ChannelInboundHandlerAdapter {
         }
         boolean wasLoggedIn = state != State.LOGIN;
         closing = true;
-        timers.cancel();
+        timers.cancelAll();
         if (relay != null) {
             relay.close();
         }

@@ -8,6 +8,8 @@ import java.util.Set;
  * @param authType                 auth_type as written in the config (trust, md5, ...)
  * @param ignoreStartupParameters  lower-case names
  * @param trackedParameters        parameters replayed on server switch (lower-case)
+ * @param queryWaitNotify          query_wait_notify in nanoseconds; 0 = never
+ * @param serverFastClose          server_fast_close
  */
 public record SessionSettings(
         String authType,
@@ -23,5 +25,7 @@ public record SessionSettings(
         boolean disablePqexec,
         boolean applicationNameAddHost,
         long maxPacketSize,
-        int listenPort) {
+        int listenPort,
+        long queryWaitNotify,
+        boolean serverFastClose) {
 }

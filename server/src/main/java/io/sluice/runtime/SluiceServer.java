@@ -9,6 +9,9 @@ import io.sluice.backend.ScramKeyCache;
 import io.sluice.backend.WelcomeCache;
 import io.sluice.backend.ServerConnection;
 import io.sluice.config.ConfigSnapshot;
+import io.sluice.config.DatabaseEntry;
+import io.sluice.pool.CheckoutFailure;
+import io.sluice.proto.SqlState;
 import io.sluice.log.Log;
 import io.sluice.net.AfterInactive;
 import io.sluice.net.EventLoopScheduler;
@@ -64,6 +67,7 @@ public final class SluiceServer implements SessionContext {
     private volatile SessionSettings sessionSettings;
     private Console console;
     private final PauseControl pause = new PauseControl(this);
+    private final ConfigReload reload = new ConfigReload(this);
     private volatile boolean shuttingDown;
     private final AfterInactive departures = new AfterInactive(this::clientLeft);
     private final List<CompletableFuture<Void>> noClients = new ArrayList<>();
@@ -91,7 +95,8 @@ public final class SluiceServer implements SessionContext {
         var s = c.settings();
         listeners.bind(c.listenAddrs(), c.listenPort(), s.intValue("listen_backlog"), s.flag("tcp_keepalive"),
                 c.unixSocketDir(), c.unixSocketMode(), s.string("unix_socket_group"), this::accepted);
-        loop.scheduleAtFixedRate(() -> pools.tick(), 1, 1, TimeUnit.SECONDS);
+        openForcedUserPools();
+        loop.scheduleAtFixedRate(this::tick, 1, 1, TimeUnit.SECONDS);
         scheduleStats();
         try {
             metrics = MetricsSource.startIfConfigured(this, group, transport);
@@ -100,6 +105,39 @@ public final class SluiceServer implements SessionContext {
             throw new IOException("interrupted binding the metrics endpoint", e);
         }
         return this;
+    }
+
+    /** Once a second: PgBouncer's janitor work (its 1/3 s sweep, at Sluice's pace). */
+    private void tick() {
+        openForcedUserPools();
+        pools.tick(key -> !shuttingDown && !pause.paused(key.database()));
+        closeIdleServersMarkedForClosing();
+    }
+
+    /**
+     * min_pool_size for [databases] entries with a forced user applies before any client
+     * arrives, as in PgBouncer: their pools are created up front so the janitor fills them.
+     */
+    private void openForcedUserPools() {
+        ConfigSnapshot c = routing.config();
+        if (shuttingDown) {
+            return;
+        }
+        for (DatabaseEntry e : c.databases().values()) {
+            if (e.hasForcedUser() && !DatabaseEntry.FALLBACK.equals(e.name())
+                    && c.precedence().minPoolSize(e) > 0 && !pause.paused(e.name())) {
+                pools.pool(new PoolKey(e.name(), e.user().get()));
+            }
+        }
+    }
+
+    /** server_fast_close: idle session servers marked close_needed go now, with their clients. */
+    void closeIdleServersMarkedForClosing() {
+        if (sessionSettings.serverFastClose()) {
+            for (ClientSession c : List.copyOf(clients.all())) {
+                c.closeIfServerClosing();
+            }
+        }
     }
 
     private void scheduleStats() {
@@ -208,11 +246,23 @@ public final class SluiceServer implements SessionContext {
         return terminated;
     }
 
-    /** Swaps in a new config: pools re-resolve their settings, sessions see new settings at once. */
+    /**
+     * Swaps in a config that loaded (RELOAD, SIGHUP, SET): pools re-resolve their settings,
+     * sessions see new settings at once, and databases that left or changed target are handled
+     * as PgBouncer does ({@link ConfigReload}).
+     */
     public void applyConfig(ConfigSnapshot next) {
+        reload.apply(next);
+    }
+
+    /** RELOAD / SIGHUP: re-reads the config files; false, with the old config kept, when they fail. */
+    public boolean reloadFiles() {
+        return reload.reloadFiles();
+    }
+
+    void swapRouting(ConfigSnapshot next) {
         routing = new Routing(next);
         sessionSettings = routing.sessionSettings();
-        pools.reload();
     }
 
     /** Stops everything at once (SHUTDOWN, SIGQUIT-equivalent, tests). */
@@ -260,7 +310,13 @@ public final class SluiceServer implements SessionContext {
 
     @Override
     public void checkout(PoolKey key, Waiter waiter) {
-        pause.checkout(key.database(), () -> pools.pool(key).checkout(waiter));
+        if (routing.config().database(key.database()).isEmpty()) {
+            // a login that began before its database left the config
+            waiter.failed(new CheckoutFailure(CheckoutFailure.Kind.CLOSED, SqlState.PROTOCOL_VIOLATION,
+                    ConfigReload.REMOVED));
+            return;
+        }
+        pause.checkout(key.database(), waiter, () -> pools.pool(key).checkout(waiter));
     }
 
     @Override

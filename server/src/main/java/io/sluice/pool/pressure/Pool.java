@@ -137,9 +137,7 @@ public final class Pool {
         for (PooledServer s : places.idle().snapshot()) {
             closeServer(s, reason);
         }
-        for (Checkout c : new ArrayList<>(pending)) {
-            c.fail(new CheckoutFailure(CheckoutFailure.Kind.CLOSED, WAIT_TIMEOUT_SQLSTATE, reason));
-        }
+        failWaiting(new CheckoutFailure(CheckoutFailure.Kind.CLOSED, WAIT_TIMEOUT_SQLSTATE, reason));
     }
 
     /** Answers every waiting checkout with {@code failure} (SHUTDOWN WAIT_FOR_SERVERS, a login nobody can pass). */

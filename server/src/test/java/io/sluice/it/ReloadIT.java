@@ -76,6 +76,8 @@ class ReloadIT {
                     outcome.add("client of another database: " + Queries.run(other, "select 2"));
                     outcome.add("new client: " + gist(newClient(p, "gone")));
                     outcome.add("log: " + p.log().contains("closing because: database removed"));
+                    outcome.add("pool still listed: " + console(p, "SHOW POOLS").stdout().lines()
+                            .anyMatch(l -> l.startsWith("gone|")));
                     seen.put(p.name, outcome);
                 } finally {
                     Queries.closeQuietly(idle);
@@ -92,7 +94,8 @@ class ReloadIT {
                 "client in a transaction: database removed",
                 "client of another database: 2",
                 "new client: no such database: gone",
-                "log: true");
+                "log: true",
+                "pool still listed: false");
         if (seen.containsKey("pgbouncer")) {
             assertThat(seen.get("sluice")).as("Sluice as PgBouncer").isEqualTo(seen.get("pgbouncer"));
         }

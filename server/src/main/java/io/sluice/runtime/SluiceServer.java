@@ -10,16 +10,16 @@ import io.sluice.backend.WelcomeCache;
 import io.sluice.backend.ServerConnection;
 import io.sluice.config.ConfigSnapshot;
 import io.sluice.config.DatabaseEntry;
-import io.sluice.pool.CheckoutFailure;
-import io.sluice.proto.SqlState;
 import io.sluice.log.Log;
 import io.sluice.net.AfterInactive;
 import io.sluice.net.EventLoopScheduler;
 import io.sluice.net.Listeners;
 import io.sluice.net.Transport;
+import io.sluice.pool.CheckoutFailure;
 import io.sluice.pool.PoolKey;
 import io.sluice.pool.Waiter;
 import io.sluice.pool.evict.PoolRegistry;
+import io.sluice.proto.SqlState;
 import io.sluice.proto.codec.StartupDecoder;
 import io.sluice.session.ClientRegistry;
 import io.sluice.session.ClientSession;
@@ -119,10 +119,10 @@ public final class SluiceServer implements SessionContext {
      * arrives, as in PgBouncer: their pools are created up front so the janitor fills them.
      */
     private void openForcedUserPools() {
-        ConfigSnapshot c = routing.config();
         if (shuttingDown) {
             return;
         }
+        ConfigSnapshot c = routing.config();
         for (DatabaseEntry e : c.databases().values()) {
             if (e.hasForcedUser() && !DatabaseEntry.FALLBACK.equals(e.name())
                     && c.precedence().minPoolSize(e) > 0 && !pause.paused(e.name())) {

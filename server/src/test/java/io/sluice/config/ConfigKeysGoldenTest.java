@@ -33,7 +33,8 @@ class ConfigKeysGoldenTest {
             "tcp_socket_buffer", "tcp_keepcnt", "tcp_keepidle", "tcp_keepintvl", "tcp_user_timeout",
             "dns_max_ttl", "dns_nxdomain_ttl", "suspend_timeout", "cancel_wait_timeout",
             "max_prepared_statements", "track_extra_parameters", "scram_iterations", "syslog_ident",
-            "syslog_facility", "query_wait_notify", "autodb_idle_timeout");
+            "syslog_facility", "query_wait_notify", "autodb_idle_timeout", "server_fast_close",
+            "transaction_timeout");
 
     static Map<String, String[]> golden() throws IOException {
         try (InputStream in = ConfigKeysGoldenTest.class.getResourceAsStream("/config/show-config-1.25.2.tsv")) {

@@ -91,7 +91,8 @@ public final class NettyServerConnector implements ServerConnector {
                 ? new DomainSocketAddress(target.socketPath(defaultSocketDir))
                 : new InetSocketAddress(target.host(), target.port());
         Class<? extends Channel> type = target.unixSocket() ? transport.domainSocketChannel() : transport.socketChannel();
-        ServerLogin login = new ServerLogin(target.credentials(), callback::connected, callback::failed);
+        ServerLogin login = new ServerLogin(target.credentials(), callback::connected, callback::failed,
+                callback::rejected);
         ServerTls serverTls = tls.get();
         boolean negotiateTls = serverTls.appliesTo(target.unixSocket());
         Bootstrap b = new Bootstrap().group(loop).channel(type)

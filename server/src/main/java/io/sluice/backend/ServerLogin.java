@@ -22,6 +22,7 @@ public final class ServerLogin {
     private final BackendCredentials credentials;
     private final Consumer<ServerConnection> onSuccess;
     private final Failure onFailure;
+    private final Failure onRejected;
     private ScramClientExchange scram;
     private boolean reported;
     private Runnable onDone = () -> { };
@@ -31,10 +32,17 @@ public final class ServerLogin {
         void failed(String sqlState, String message);
     }
 
-    public ServerLogin(BackendCredentials credentials, Consumer<ServerConnection> onSuccess, Failure onFailure) {
+    /**
+     * @param onFailure  the connection failed or closed before login ended (retried later)
+     * @param onRejected the server refused the login with an error, or the credentials at hand
+     *                   cannot answer its authentication request
+     */
+    public ServerLogin(BackendCredentials credentials, Consumer<ServerConnection> onSuccess, Failure onFailure,
+                       Failure onRejected) {
         this.credentials = credentials;
         this.onSuccess = onSuccess;
         this.onFailure = onFailure;
+        this.onRejected = onRejected;
     }
 
     /** Runs once when the login ends either way (the connector cancels its timeout here). */
@@ -52,14 +60,14 @@ public final class ServerLogin {
                 // a replication login fails for reasons of its own (REPLICATION role, hba line):
                 // PgBouncer logs the server's error and tells the one client "login failed"
                 Log.global().error("S: login failed: " + level + ": " + e.message());
-                failed(SqlState.PROTOCOL_VIOLATION, "login failed");
+                rejected(SqlState.PROTOCOL_VIOLATION, "login failed");
                 conn.close("login failed");
                 return;
             }
             // PgBouncer's words: a warning naming the level, the server closed with the bare
             // message, and the clients waiting for this login told the server's own error
             Log.global().warning("server login failed: " + level + " " + e.message());
-            failed(e.sqlState(), e.message());
+            rejected(e.sqlState(), e.message());
             conn.close(e.message());
             return;
         }
@@ -131,14 +139,14 @@ public final class ServerLogin {
      */
     private void wrongPasswordType(ServerConnection conn, String method, String why) {
         conn.log(Level.ERROR, "cannot do " + method + " authentication: " + why);
-        failed(SqlState.PROTOCOL_VIOLATION, "server login failed: wrong password type");
+        rejected(SqlState.PROTOCOL_VIOLATION, "server login failed: wrong password type");
         conn.close("failed to answer authreq");
     }
 
     /** Any other login the pooler cannot complete: clients get {@code server login failed: <why>}. */
     private void refuse(ServerConnection conn, String why) {
         conn.log(Level.ERROR, why);
-        failed(SqlState.PROTOCOL_VIOLATION, "server login failed: " + why);
+        rejected(SqlState.PROTOCOL_VIOLATION, "server login failed: " + why);
         conn.close("failed to answer authreq");
     }
 
@@ -170,10 +178,18 @@ public final class ServerLogin {
     }
 
     void failed(String sqlState, String message) {
+        end(onFailure, sqlState, message);
+    }
+
+    private void rejected(String sqlState, String message) {
+        end(onRejected, sqlState, message);
+    }
+
+    private void end(Failure how, String sqlState, String message) {
         if (!reported) {
             reported = true;
             onDone.run();
-            onFailure.failed(sqlState, message);
+            how.failed(sqlState, message);
         }
     }
 }

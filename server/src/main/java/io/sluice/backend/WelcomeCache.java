@@ -62,6 +62,11 @@ public final class WelcomeCache {
             }
 
             @Override
+            public boolean waitsForWelcome() {
+                return true;
+            }
+
+            @Override
             public void granted(Lease lease) {
                 Map<String, String> learned = Map.copyOf(paramsOf.apply(lease.server()));
                 lease.release();

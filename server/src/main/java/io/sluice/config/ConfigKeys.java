@@ -114,7 +114,7 @@ public final class ConfigKeys {
         rows.add(pg("server_check_delay", TIME, "30", R, S));
         rows.add(pg("server_check_query", STRING, "<empty>", R, S));
         rows.add(pg("server_connect_timeout", TIME, "15", R, S));
-        rows.add(pg("server_fast_close", BOOL, "0", R, U));
+        rows.add(pg("server_fast_close", BOOL, "0", R, S));
         rows.add(pg("server_idle_timeout", TIME, "600", R, S));
         rows.add(pg("server_lifetime", TIME, "3600", R, S));
         rows.add(pg("server_login_retry", TIME, "15", R, S));
@@ -143,7 +143,7 @@ public final class ConfigKeys {
         rows.add(pg("tcp_socket_buffer", INT, "0", R, S));
         rows.add(pg("tcp_user_timeout", INT, "0", R, S));
         rows.add(pg("track_extra_parameters", LIST, "IntervalStyle", F, S));
-        rows.add(pg("transaction_timeout", TIME, "0", R, U));
+        rows.add(pg("transaction_timeout", TIME, "0", R, S));
         rows.add(pg("unix_socket_dir", STRING, "/tmp", F, S));
         rows.add(pg("unix_socket_group", STRING, "", F, S));
         rows.add(pg("unix_socket_mode", MODE, "0777", F, S));

@@ -48,6 +48,14 @@ public final class HandoffQueue<T> {
         return t;
     }
 
+    /** Queues {@code value} ahead of everyone: it keeps the place it held before (a connect it waited on failed). */
+    public Ticket<T> addFirst(T value) {
+        Ticket<T> t = new Ticket<>(value, this);
+        queue.addFirst(t);
+        registered++;
+        return t;
+    }
+
     /** Removes and returns the oldest entry that is still queued and passes {@code live}, or null. */
     public T pollLive(Predicate<T> live) {
         Ticket<T> t;

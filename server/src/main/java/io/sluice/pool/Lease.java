@@ -12,4 +12,10 @@ public interface Lease {
 
     /** Closes the connection instead of reusing it (broken protocol state, client gone mid-query...). */
     void discard(String reason);
+
+    /**
+     * PgBouncer's close_needed: RECONNECT, a reload that changed the database, or PAUSE marked
+     * the connection to be closed instead of reused once it comes back.
+     */
+    boolean closeNeeded();
 }

@@ -11,4 +11,12 @@ public interface Waiter {
     void granted(Lease lease);
 
     void failed(CheckoutFailure failure);
+
+    /**
+     * A login waiting for the pool's greeting (PgBouncer's wait_for_welcome): it queues even
+     * while server logins are failing and the pool is empty, where a request is refused at once.
+     */
+    default boolean waitsForWelcome() {
+        return false;
+    }
 }

@@ -1,6 +1,8 @@
 package io.sluice.runtime;
 
 import io.sluice.admin.DatabaseControl;
+import io.sluice.pool.CheckoutFailure;
+import io.sluice.pool.Waiter;
 import io.sluice.pool.evict.PoolRegistry;
 import io.sluice.pool.pressure.Pool;
 
@@ -19,7 +21,9 @@ import java.util.concurrent.CompletionStage;
  * every server of it is back and closed ("pause mode"). A disabled database refuses new clients.
  * Progress is event-driven: PAUSE completes when the engine reports the last use of the
  * database's pools ended ({@link PoolRegistry#awaitQuiet}), WAIT_CLOSE when the last
- * close_needed server's socket closed ({@link #serverGone}). Confined to the server's event loop.
+ * close_needed server's socket closed ({@link #serverGone}). SHUTDOWN WAIT_FOR_SERVERS pauses
+ * for good and answers every request that would wait with "server shutting down" ({@link
+ * #refuseWaiters}). Confined to the server's event loop.
  */
 final class PauseControl implements DatabaseControl {
     private final SluiceServer server;
@@ -31,8 +35,10 @@ final class PauseControl implements DatabaseControl {
     private final Map<Long, String> closeNeeded = new HashMap<>();
     private final List<Pending> pausing = new ArrayList<>();
     private final List<Pending> waitingClose = new ArrayList<>();
+    /** SHUTDOWN WAIT_FOR_SERVERS: requests that would wait are answered with this instead. */
+    private CheckoutFailure refusal;
 
-    private record Held(String database, Runnable checkout) {
+    private record Held(String database, Waiter waiter, Runnable checkout) {
     }
 
     /** A PAUSE or WAIT_CLOSE not answered yet; {@code database} null = all. */
@@ -55,13 +61,38 @@ final class PauseControl implements DatabaseControl {
         return disabledDbs.contains(db);
     }
 
-    /** Runs {@code checkout} now, or when the database is resumed. */
-    void checkout(String db, Runnable checkout) {
-        if (paused(db)) {
-            held.add(new Held(db, checkout));
+    /** Runs {@code checkout} for {@code waiter} now, or when the database is resumed. */
+    void checkout(String db, Waiter waiter, Runnable checkout) {
+        if (refusal != null) {
+            waiter.failed(refusal);
+        } else if (paused(db)) {
+            held.add(new Held(db, waiter, checkout));
         } else {
             checkout.run();
         }
+    }
+
+    /**
+     * SHUTDOWN WAIT_FOR_SERVERS, as PgBouncer 1.25 does it: every client queued for a server
+     * (held by the pause or waiting in a pool) and every later request is answered with
+     * {@code failure} and disconnected, while transactions that hold a server finish.
+     */
+    void refuseWaiters(CheckoutFailure failure) {
+        refusal = failure;
+        markPaused(null);
+        List<Held> refused = List.copyOf(held);
+        held.clear();
+        refused.forEach(h -> h.waiter().failed(failure));
+        server.pools().pools().forEach(p -> p.failWaiting(failure));
+    }
+
+    /** A database left the config: its pause, disable and close_needed marks go with it. */
+    void forget(String db) {
+        pausedDbs.remove(db);
+        disabledDbs.remove(db);
+        held.removeIf(h -> h.database().equals(db));
+        closeNeeded.values().removeIf(db::equals);
+        waitingClose.removeIf(this::answerIfClosed);
     }
 
     @Override

@@ -189,6 +189,8 @@ public final class Routing {
                 s.flag("disable_pqexec"),
                 s.flag("application_name_add_host"),
                 s.integer("max_packet_size"),
-                config.listenPort());
+                config.listenPort(),
+                s.nanos("query_wait_notify"),
+                s.flag("server_fast_close"));
     }
 }

@@ -21,7 +21,6 @@ import io.sluice.admin.StatsRow;
 import io.sluice.admin.UserRow;
 import io.sluice.backend.ServerConnection;
 import io.sluice.config.ConfigException;
-import io.sluice.config.ConfigLoader;
 import io.sluice.config.ConfigSnapshot;
 import io.sluice.config.DatabaseEntry;
 import io.sluice.log.Log;
@@ -373,15 +372,7 @@ final class ServerAdminContext implements AdminContext {
 
     @Override
     public CompletionStage<Boolean> reload() {
-        try {
-            ConfigSnapshot next = ConfigLoader.reload(cfg());
-            server.applyConfig(next);
-            next.warnings().forEach(Log.global()::warning);
-            return CompletableFuture.completedFuture(true);
-        } catch (ConfigException e) {
-            Log.global().error(e.getMessage());
-            return CompletableFuture.completedFuture(false);
-        }
+        return CompletableFuture.completedFuture(server.reloadFiles());
     }
 
     @Override

@@ -1,12 +1,9 @@
 package io.sluice.runtime;
 
-import io.sluice.config.ConfigException;
-import io.sluice.config.ConfigLoader;
-import io.sluice.config.ConfigSnapshot;
 import io.sluice.log.Log;
+import io.sluice.pool.CheckoutFailure;
+import io.sluice.proto.SqlState;
 
-import java.io.IOException;
-import java.nio.file.Path;
 import java.util.concurrent.CompletionStage;
 
 /**
@@ -14,6 +11,8 @@ import java.util.concurrent.CompletionStage;
  * hops onto the server's event loop.
  */
 final class ServerLifecycle implements Lifecycle {
+    static final String SHUTTING_DOWN = "server shutting down";
+
     private final SluiceServer server;
 
     ServerLifecycle(SluiceServer server) {
@@ -22,27 +21,7 @@ final class ServerLifecycle implements Lifecycle {
 
     @Override
     public void reload() {
-        server.loop().execute(() -> {
-            ConfigSnapshot current = server.routing().config();
-            try {
-                ConfigSnapshot next = ConfigLoader.reload(current);
-                server.applyConfig(next);
-                next.warnings().forEach(w -> Log.global().warning(w));
-                reopenLog(next);
-            } catch (ConfigException e) {
-                Log.global().error(e.getMessage());
-                Log.global().error("RELOAD failed, see logs for additional details");
-            }
-        });
-    }
-
-    private static void reopenLog(ConfigSnapshot c) {
-        String logfile = c.settings().string("logfile");
-        try {
-            Log.global().reopen(logfile == null || logfile.isEmpty() ? null : Path.of(logfile));
-        } catch (IOException e) {
-            Log.global().error("cannot reopen logfile " + logfile + ": " + e.getMessage());
-        }
+        server.loop().execute(server::reloadFiles);
     }
 
     @Override
@@ -55,20 +34,28 @@ final class ServerLifecycle implements Lifecycle {
         server.loop().execute(() -> server.pauseControl().resume(null));
     }
 
+    /** No new clients on any listener, the unix socket included; the others carry on until they leave. */
     @Override
     public void shutdownWaitForClients() {
         server.markShuttingDown();
         server.loop().execute(() -> {
-            server.listeners().closeTcp();
+            server.listeners().closeAll();
             stopWhen(server.noClients(), "client connections dropped, exiting");
         });
     }
 
+    /**
+     * TCP listeners close (the unix socket stays for the console); transactions that hold a
+     * server finish, while every client queued for a server, and every request after this,
+     * gets "server shutting down" and is disconnected, as PgBouncer 1.25 does.
+     */
     @Override
     public void shutdownWaitForServers() {
         server.markShuttingDown();
         server.loop().execute(() -> {
             server.listeners().closeTcp();
+            server.pauseControl().refuseWaiters(new CheckoutFailure(CheckoutFailure.Kind.CLOSED,
+                    SqlState.PROTOCOL_VIOLATION, SHUTTING_DOWN));
             server.pauseControl().pause(null);
             stopWhen(server.pools().awaitNoneLent(), "server connections dropped, exiting");
         });

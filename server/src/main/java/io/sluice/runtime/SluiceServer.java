@@ -10,15 +10,18 @@ import io.sluice.backend.ScramKeyCache;
 import io.sluice.backend.WelcomeCache;
 import io.sluice.backend.ServerConnection;
 import io.sluice.config.ConfigSnapshot;
+import io.sluice.config.DatabaseEntry;
 import io.sluice.log.Log;
 import io.sluice.net.AfterInactive;
 import io.sluice.net.EventLoopScheduler;
 import io.sluice.net.Listeners;
 import io.sluice.net.Transport;
+import io.sluice.pool.CheckoutFailure;
 import io.sluice.pool.PoolKey;
 import io.sluice.pool.ServerConnector;
 import io.sluice.pool.Waiter;
 import io.sluice.pool.evict.PoolRegistry;
+import io.sluice.proto.SqlState;
 import io.sluice.proto.codec.StartupDecoder;
 import io.sluice.session.ClientRegistry;
 import io.sluice.session.ClientSession;
@@ -77,6 +80,7 @@ public final class SluiceServer implements SessionContext {
     private volatile SessionSettings sessionSettings;
     private Console console;
     private final PauseControl pause = new PauseControl(this);
+    private final ConfigReload reload = new ConfigReload(this);
     private volatile boolean shuttingDown;
     private final AfterInactive departures = new AfterInactive(this::clientLeft);
     private final List<CompletableFuture<Void>> noClients = new ArrayList<>();
@@ -111,7 +115,8 @@ public final class SluiceServer implements SessionContext {
         var s = c.settings();
         listeners.bind(c.listenAddrs(), c.listenPort(), s.intValue("listen_backlog"), s.flag("tcp_keepalive"),
                 c.unixSocketDir(), c.unixSocketMode(), s.string("unix_socket_group"), this::accepted);
-        loop.scheduleAtFixedRate(() -> pools.tick(), 1, 1, TimeUnit.SECONDS);
+        openForcedUserPools();
+        loop.scheduleAtFixedRate(this::tick, 1, 1, TimeUnit.SECONDS);
         scheduleStats();
         try {
             metrics = MetricsSource.startIfConfigured(this, group, transport);
@@ -120,6 +125,39 @@ public final class SluiceServer implements SessionContext {
             throw new IOException("interrupted binding the metrics endpoint", e);
         }
         return this;
+    }
+
+    /** Once a second: PgBouncer's janitor work (its 1/3 s sweep, at Sluice's pace). */
+    private void tick() {
+        openForcedUserPools();
+        pools.tick(key -> !shuttingDown && !pause.paused(key.database()));
+        closeIdleServersMarkedForClosing();
+    }
+
+    /**
+     * min_pool_size for [databases] entries with a forced user applies before any client
+     * arrives, as in PgBouncer: their pools are created up front so the janitor fills them.
+     */
+    private void openForcedUserPools() {
+        if (shuttingDown) {
+            return;
+        }
+        ConfigSnapshot c = routing.config();
+        for (DatabaseEntry e : c.databases().values()) {
+            if (e.hasForcedUser() && !DatabaseEntry.FALLBACK.equals(e.name())
+                    && c.precedence().minPoolSize(e) > 0 && !pause.paused(e.name())) {
+                pools.pool(new PoolKey(e.name(), e.user().get()));
+            }
+        }
+    }
+
+    /** server_fast_close: idle session servers marked close_needed go now, with their clients. */
+    void closeIdleServersMarkedForClosing() {
+        if (sessionSettings.serverFastClose()) {
+            for (ClientSession c : List.copyOf(clients.all())) {
+                c.closeIfServerClosing();
+            }
+        }
     }
 
     private void scheduleStats() {
@@ -232,21 +270,37 @@ public final class SluiceServer implements SessionContext {
     }
 
     /**
-     * Swaps in a new config: pools re-resolve their settings, sessions see new settings at once,
-     * TLS is set up again for new connections (server connections are recycled when a
-     * server_tls_* value changed, as PgBouncer >= 1.24 does).
+     * Swaps in a config that loaded (RELOAD, SIGHUP, SET): pools re-resolve their settings,
+     * sessions see new settings at once, databases that left or changed target are handled as
+     * PgBouncer does ({@link ConfigReload}), and TLS is set up again for new connections.
      *
      * @return false if the TLS settings could not be applied and the old ones stay
      */
     public boolean applyConfig(ConfigSnapshot next) {
-        routing = new Routing(next);
-        sessionSettings = routing.sessionSettings();
-        pools.reload();
+        return reload.apply(next);
+    }
+
+    /** RELOAD / SIGHUP: re-reads the config files; false, with the old config kept, when they fail. */
+    public boolean reloadFiles() {
+        return reload.reloadFiles();
+    }
+
+    /**
+     * Sets TLS up again from {@code next} for new connections; server connections are recycled
+     * when a server_tls_* value changed, as PgBouncer >= 1.24 does. False when the new setup is
+     * broken and the old one stays.
+     */
+    boolean reloadTls(ConfigSnapshot next) {
         Tls.Reload r = tls.reload(next.settings(), next.authType());
         if (r.serverSettingsChanged()) {
             pause.reconnect(null);
         }
         return r.applied();
+    }
+
+    void swapRouting(ConfigSnapshot next) {
+        routing = new Routing(next);
+        sessionSettings = routing.sessionSettings();
     }
 
     /** Stops everything at once (SHUTDOWN, SIGQUIT-equivalent, tests). */
@@ -318,7 +372,13 @@ public final class SluiceServer implements SessionContext {
 
     @Override
     public void checkout(PoolKey key, Waiter waiter) {
-        pause.checkout(key.database(), () -> pools.pool(key).checkout(waiter));
+        if (routing.config().database(key.database()).isEmpty()) {
+            // a login that began before its database left the config
+            waiter.failed(new CheckoutFailure(CheckoutFailure.Kind.CLOSED, SqlState.PROTOCOL_VIOLATION,
+                    ConfigReload.REMOVED));
+            return;
+        }
+        pause.checkout(key.database(), waiter, () -> pools.pool(key).checkout(waiter));
     }
 
     @Override
@@ -337,6 +397,11 @@ public final class SluiceServer implements SessionContext {
             @Override
             public void failed(String sqlState, String message) {
                 callback.failed(sqlState, message);
+            }
+
+            @Override
+            public void rejected(String sqlState, String message) {
+                callback.rejected(sqlState, message);
             }
         });
     }

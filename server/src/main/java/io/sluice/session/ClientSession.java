@@ -212,7 +212,7 @@ public final class ClientSession extends ChannelInboundHandlerAdapter {
             login.refuseWhenStarted(PgError.fatal(SqlState.PROTOCOL_VIOLATION,
                     "no more connections allowed (max_client_conn)"));
         }
-        timers.arm(ctx.settings().clientLoginTimeout(), () -> {
+        timers.arm(SessionTimers.Slot.IDLE, ctx.settings().clientLoginTimeout(), () -> {
             if (state == State.LOGIN) {
                 fail(PgError.fatal(SqlState.PROTOCOL_VIOLATION, "client_login_timeout"), "client_login_timeout");
             }
@@ -338,7 +338,7 @@ public final class ClientSession extends ChannelInboundHandlerAdapter {
     }
 
     private void greet(ClientParams p, Map<String, String> welcome, State to) {
-        timers.cancel();
+        timers.cancelAll();
         this.params = p;
         cancelPid = ctx.clients().allocateCancelPid(this);
         cancelKey = ctx.clients().cancelSecret(cancelPid, this);
@@ -364,6 +364,14 @@ public final class ClientSession extends ChannelInboundHandlerAdapter {
         }
         ctx.forwardCancel(relay.server(), done);
         return true;
+    }
+
+    /**
+     * server_fast_close: when this client's session server was marked close_needed and is idle,
+     * closes it and disconnects the client ("database configuration changed"). True if it did.
+     */
+    public boolean closeIfServerClosing() {
+        return relay != null && state != State.CLOSED && relay.closeIfServerClosing();
     }
 
     /** The pool could not give a server: the client gets the engine's text (PgBouncer's words). */
@@ -413,7 +421,7 @@ public final class ClientSession extends ChannelInboundHandlerAdapter {
         }
         boolean wasLoggedIn = state != State.LOGIN;
         closing = true;
-        timers.cancel();
+        timers.cancelAll();
         if ((wasLoggedIn || !user.isEmpty()) && ctx.settings().logDisconnections()) {
             log("closing because: " + reason + " (age=" + ((System.currentTimeMillis() - connectTimeMillis) / 1000) + "s)");
         }

@@ -29,6 +29,8 @@ final class Relay implements ServerListener {
      * cost two epoll_ctl calls per transaction under contention.
      */
     static final long PENDING_LIMIT = 64 * 1024;
+    /** PgBouncer's reason for servers (and clients) closed because their database changed. */
+    static final String FAST_CLOSE = "database configuration changed";
 
     private final ClientSession session;
     private final Channel client;
@@ -36,7 +38,7 @@ final class Relay implements ServerListener {
     private final ClientParams params;
     private final DatabaseStats stats;
     private final ReadGate gate;
-    private final SessionTimers timers;
+    private final RelayTimeouts timeouts;
     private final ReleasePolicy policy;
     private final ArrayDeque<Frame> pending = new ArrayDeque<>();
     private long pendingBytes;
@@ -57,7 +59,7 @@ final class Relay implements ServerListener {
         this.params = params;
         this.stats = stats;
         this.gate = gate;
-        this.timers = timers;
+        this.timeouts = new RelayTimeouts(session, route, timers);
         this.policy = new ReleasePolicy(route.mode(), route.resetAlways());
     }
 
@@ -78,6 +80,7 @@ final class Relay implements ServerListener {
 
     /** A frame from the client (not Terminate); takes ownership. */
     void fromClient(Frame frame) {
+        timeouts.clientSent();
         if (stats != null) {
             stats.add(DatabaseStats.RECEIVED, frame.length());
             if (frame.type() == 'P') {
@@ -112,11 +115,11 @@ final class Relay implements ServerListener {
         switch (frame.type()) {
             case 'Q', 'S', 'F' -> {
                 if (pendingSyncs == 0) {
-                    queryStart = timers.now();
+                    queryStart = timeouts.now();
                 }
                 pendingSyncs++;
                 unsynced = false;
-                timers.armIfIdle(route.queryTimeout(), this::queryTimedOut);
+                timeouts.queryForwarded(this::queryTimedOut);
             }
             case 'd', 'c', 'f', Frame.CONTINUATION -> { }
             default -> unsynced = true;
@@ -138,8 +141,8 @@ final class Relay implements ServerListener {
 
     private void requestServer() {
         session.moveTo(ClientSession.State.WAITING);
-        timers.cancel();
-        waitStart = timers.now();
+        timeouts.waiting();
+        waitStart = timeouts.now();
         PendingCheckout w = new PendingCheckout();
         waiting = w;
         session.context().checkout(route.poolKey(), w);
@@ -174,7 +177,8 @@ final class Relay implements ServerListener {
     private void attach(Lease l) {
         lease = l;
         server = ServerConnection.of(l.server());
-        long now = timers.now();
+        timeouts.linked();
+        long now = timeouts.now();
         if (stats != null) {
             stats.assignment((now - waitStart) / 1000);
         }
@@ -234,11 +238,11 @@ final class Relay implements ServerListener {
         if (pendingSyncs > 0 || unsynced) {
             return;
         }
-        long now = timers.now();
+        long now = timeouts.now();
         if (stats != null) {
             stats.query((now - queryStart) / 1000);
         }
-        timers.cancel();
+        timeouts.queryDone(status == TransactionStatus.IDLE);
         if (status == TransactionStatus.IDLE) {
             long xact = now - linkedAt;
             if (stats != null) {
@@ -248,6 +252,9 @@ final class Relay implements ServerListener {
             if (policy.releaseAt(status)) {
                 client.flush();
                 releaseServer();
+                return;
+            }
+            if (closeIfServerClosing()) {
                 return;
             }
         }
@@ -328,20 +335,32 @@ final class Relay implements ServerListener {
     }
 
     void armIdleTimers() {
-        if (server != null && server.inTransaction()) {
-            timers.arm(route.idleTransactionTimeout(), () -> session.fail(
-                    PgError.fatal(SqlState.PROTOCOL_VIOLATION, "idle transaction timeout"), "idle transaction timeout"));
-        } else if (server == null) {
-            timers.arm(route.clientIdleTimeout(), () -> session.fail(
-                    PgError.fatal(SqlState.PROTOCOL_VIOLATION, "client_idle_timeout"), "client_idle_timeout"));
-        } else {
-            timers.cancel();
+        timeouts.idle(server != null, server != null && server.inTransaction());
+    }
+
+    /**
+     * server_fast_close: an idle session server marked close_needed (RECONNECT, a reload that
+     * changed its database) is closed now instead of when its client leaves, and the client is
+     * disconnected with it, as PgBouncer does. True when it did so.
+     */
+    boolean closeIfServerClosing() {
+        if (server == null || busy() || server.inTransaction() || !lease.closeNeeded()
+                || !session.context().settings().serverFastClose()) {
+            return false;
         }
+        ServerConnection s = server;
+        Lease l = lease;
+        server = null;
+        lease = null;
+        s.unlink();
+        l.discard(FAST_CLOSE);
+        session.fail(PgError.fatal(SqlState.PROTOCOL_VIOLATION, FAST_CLOSE), FAST_CLOSE);
+        return true;
     }
 
     /** The client went away: drop its queue and the checkout, and settle the server per policy. */
     void close() {
-        timers.cancel();
+        timeouts.cancelAll();
         if (waiting != null) {
             waiting.alive = false;
             waiting = null;

@@ -44,6 +44,12 @@ final class ReplicationStart {
                 done.accept(false);
                 session.fail(PgError.fatal(sqlState, message), message);
             }
+
+            @Override
+            public void rejected(String sqlState, String message) {
+                // a replication client has no queue to keep waiting in: refused either way
+                failed(sqlState, message);
+            }
         });
     }
 }

@@ -13,6 +13,8 @@ import java.util.Set;
  * @param hba                      auth_hba_file rules and their ident maps, when auth_type is hba
  * @param ignoreStartupParameters  lower-case names
  * @param trackedParameters        parameters replayed on server switch (lower-case)
+ * @param queryWaitNotify          query_wait_notify in nanoseconds; 0 = never
+ * @param serverFastClose          server_fast_close
  */
 public record SessionSettings(
         AuthMethod authType,
@@ -29,5 +31,7 @@ public record SessionSettings(
         boolean disablePqexec,
         boolean applicationNameAddHost,
         long maxPacketSize,
-        int listenPort) {
+        int listenPort,
+        long queryWaitNotify,
+        boolean serverFastClose) {
 }

@@ -87,7 +87,7 @@ class WelcomeCacheTest {
         cache.request(KEY, b);
         vt.runUntilIdle();
 
-        connector.failNext("28P01", "password authentication failed");
+        connector.rejectNext("28P01", "password authentication failed");
         vt.runUntilIdle();
 
         assertThat(a.failure).isNotNull();

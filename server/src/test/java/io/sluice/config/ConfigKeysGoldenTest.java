@@ -34,7 +34,8 @@ class ConfigKeysGoldenTest {
             "tcp_socket_buffer", "tcp_keepcnt", "tcp_keepidle", "tcp_keepintvl", "tcp_user_timeout",
             "dns_max_ttl", "dns_nxdomain_ttl", "suspend_timeout", "cancel_wait_timeout",
             "max_prepared_statements", "track_extra_parameters", "scram_iterations", "syslog_ident",
-            "syslog_facility", "query_wait_notify", "autodb_idle_timeout",
+            "syslog_facility", "query_wait_notify", "autodb_idle_timeout", "server_fast_close",
+            "transaction_timeout",
             // TLS (issue 13)
             "client_tls13_ciphers", "client_tls_ca_file", "client_tls_cert_file", "client_tls_ciphers",
             "client_tls_dheparams", "client_tls_ecdhcurve", "client_tls_key_file", "client_tls_protocols",

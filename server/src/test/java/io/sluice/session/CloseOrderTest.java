@@ -32,7 +32,7 @@ class CloseOrderTest {
                 @Override
                 public SessionSettings settings() {
                     return new SessionSettings(io.sluice.auth.AuthMethod.TRUST, java.util.Optional.empty(), Set.of(), Set.of(), 100, 0, Set.of(), Set.of("application_name"),
-                            false, true, true, true, false, Integer.MAX_VALUE, 6432);
+                            false, true, true, true, false, Integer.MAX_VALUE, 6432, 0, false);
                 }
             };
             List<String> logAtErrorWrite = new ArrayList<>();

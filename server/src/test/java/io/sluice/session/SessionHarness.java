@@ -48,9 +48,26 @@ class SessionHarness implements SessionContext {
     final List<String> leaseEnds = new ArrayList<>();
     private final Route route;
     private final DatabaseStats stats = new DatabaseStats("db");
+    private final Config config;
     int checkouts;
     /** The BackendKeyData the client got at login: {pid, secret}. */
     int[] cancelKey;
+    /** A checkout not answered yet when {@link Config#holdCheckouts} is set. */
+    Waiter held;
+    /** What {@link Lease#closeNeeded()} answers for the one server. */
+    boolean closeNeeded;
+
+    /** Timeouts (nanoseconds, 0 = off) and other knobs, fixed before the client logs in. */
+    static final class Config {
+        long queryTimeout;
+        long idleTransactionTimeout;
+        long transactionTimeout;
+        long clientIdleTimeout;
+        long queryWaitNotify;
+        boolean serverFastClose;
+        /** Checkouts wait in {@link #held} until {@link #grantHeld()} instead of being granted at once. */
+        boolean holdCheckouts;
+    }
 
     SessionHarness(PoolMode mode) {
         this(mode, 0);
@@ -58,10 +75,22 @@ class SessionHarness implements SessionContext {
 
     /** {@code queryTimeoutNanos}: the route's query_timeout (0 = off). */
     SessionHarness(PoolMode mode, long queryTimeoutNanos) {
-        route = new Route(new PoolKey("db", "u"), mode, "DISCARD ALL", false, queryTimeoutNanos, 0, 0, 0, 0, 0);
+        this(mode, withQueryTimeout(queryTimeoutNanos));
+    }
+
+    private static Config withQueryTimeout(long nanos) {
+        Config c = new Config();
+        c.queryTimeout = nanos;
+        return c;
+    }
+
+    SessionHarness(PoolMode mode, Config config) {
+        this.config = config;
+        route = new Route(new PoolKey("db", "u"), mode, "DISCARD ALL", false, config.queryTimeout,
+                config.idleTransactionTimeout, config.clientIdleTimeout, config.transactionTimeout, 0, 0);
         var target = new BackendTarget("127.0.0.1", 5432, Map.of(), BackendCredentials.none("u"), null, 0);
         server = new ServerConnection(serverChannel, target, "db", new ServerLogin(BackendCredentials.none("u"),
-                c -> { }, (s, m) -> { throw new AssertionError(m); }));
+                c -> { }, (s, m) -> { throw new AssertionError(m); }, (s, m) -> { throw new AssertionError(m); }));
         serverChannel.pipeline().addLast(new FrameDecoder(1 << 30, "Dd"), server);
         serverChannel.writeInbound(concat(Encoders.authentication(ALLOC, 0, new byte[0]),
                 Encoders.readyForQuery(ALLOC, TransactionStatus.IDLE)));
@@ -120,7 +149,8 @@ class SessionHarness implements SessionContext {
     @Override
     public SessionSettings settings() {
         return new SessionSettings(AuthMethod.TRUST, Optional.empty(), Set.of(), Set.of(), 100, 0, Set.of(), Set.of("application_name"),
-                false, false, false, false, false, Integer.MAX_VALUE, 6432);
+                false, false, false, false, false, Integer.MAX_VALUE, 6432, config.queryWaitNotify,
+                config.serverFastClose);
     }
 
     @Override
@@ -155,6 +185,20 @@ class SessionHarness implements SessionContext {
     @Override
     public void checkout(PoolKey key, Waiter waiter) {
         checkouts++;
+        if (config.holdCheckouts) {
+            held = waiter;
+        } else {
+            grant(waiter);
+        }
+    }
+
+    void grantHeld() {
+        Waiter w = held;
+        held = null;
+        grant(w);
+    }
+
+    private void grant(Waiter waiter) {
         waiter.granted(new Lease() {
             private boolean ended;
 
@@ -172,6 +216,11 @@ class SessionHarness implements SessionContext {
             public void discard(String reason) {
                 end("discard: " + reason);
                 server.close(reason);
+            }
+
+            @Override
+            public boolean closeNeeded() {
+                return closeNeeded;
             }
 
             private void end(String how) {

@@ -181,6 +181,30 @@ public final class PgCluster implements AutoCloseable {
         stopNow();
     }
 
+    /**
+     * Stops the server ({@code pg_ctl -m fast stop}) but keeps its data dir, so {@link #startAgain()}
+     * brings the same cluster back on the same port: a PostgreSQL restart as clients see it.
+     */
+    public synchronized void stopKeepingData() {
+        if (isShared) {
+            throw new IllegalStateException("the shared cluster cannot be stopped");
+        }
+        pgCtl(Duration.ofSeconds(45), "-m", "fast", "-w", "-t", "30", "stop").requireSuccess();
+    }
+
+    /** Starts a cluster stopped by {@link #stopKeepingData()}; returns once it accepts connections. */
+    public synchronized void startAgain() {
+        pgCtl(Duration.ofSeconds(75), "-l", logFile.toString(), "-w", "-t", "60", "start").requireSuccess();
+    }
+
+    private ProcessResult pgCtl(Duration timeout, String... args) {
+        List<String> cmd = new ArrayList<>(List.of(PgBinaries.serverBin().resolve("pg_ctl").toString(),
+                "-D", dataDir.toString()));
+        cmd.addAll(List.of(args));
+        return ProcessRunner.of(OsUser.asServiceUser(cmd)).directory(baseDir).env("HOME", baseDir.toString())
+                .env("PGDATA", null).timeout(timeout).run();
+    }
+
     /** Stops the cluster unless it is the {@link #shared()} one, which lives until the JVM exits. */
     @Override
     public void close() {

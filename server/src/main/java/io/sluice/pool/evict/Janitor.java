@@ -30,6 +30,11 @@ public final class Janitor {
     private final Map<Pool, Long> lastCycle = new WeakHashMap<>();
 
     public void tick(Pool pool, long now) {
+        tick(pool, now, true);
+    }
+
+    /** One pass; {@code mayGrow} false skips the min_pool_size top-up (paused database, shutdown). */
+    public void tick(Pool pool, long now, boolean mayGrow) {
         pool.purgeDeadWaiters();
         if (pool.isClosed()) {
             return;
@@ -44,7 +49,9 @@ public final class Janitor {
         if (pool.coordinator() != null) {
             retain(pool, s, now);
         }
-        replenish(pool, s);
+        if (mayGrow) {
+            replenish(pool, s);
+        }
     }
 
     /** The retain task of one pool (coordinator mode): reserve → main upgrade, then release. */

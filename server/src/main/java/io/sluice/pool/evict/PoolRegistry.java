@@ -23,6 +23,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Function;
+import java.util.function.Predicate;
 
 /**
  * All pools of the process, created on demand from a settings resolver, with the shared
@@ -130,9 +131,17 @@ public final class PoolRegistry {
 
     /** Janitor pass over every pool; call about once a second. */
     public void tick() {
+        tick(key -> true);
+    }
+
+    /**
+     * Janitor pass over every pool; pools whose key fails {@code mayGrow} (a paused database,
+     * a shutdown) are not topped up to min_pool_size, as PgBouncer fills only when not paused.
+     */
+    public void tick(Predicate<PoolKey> mayGrow) {
         long now = clock.nanoTime();
         for (Pool p : pools()) {
-            janitor.tick(p, now);
+            janitor.tick(p, now, mayGrow.test(p.key()));
         }
     }
 
@@ -167,6 +176,25 @@ public final class PoolRegistry {
                 n++;
             }
         }
+        return n;
+    }
+
+    /**
+     * A database left the config (RELOAD): its pools close at once (idle servers now, lent ones
+     * when they come back, waiters answered with {@code reason}) and leave the registry.
+     * Returns how many pools there were.
+     */
+    public int remove(String database, String reason) {
+        int n = 0;
+        for (Pool p : pools()) {
+            if (p.key().database().equals(database)) {
+                p.closeAll(reason);
+                pools.remove(p.key());
+                n++;
+            }
+        }
+        coordinators.remove(database);
+        plainDatabases.remove(database);
         return n;
     }
 

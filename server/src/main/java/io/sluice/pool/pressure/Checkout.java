@@ -82,6 +82,13 @@ final class Checkout {
         if (takeIdle(this::phase1)) {
             return;
         }
+        if (pool.creator().failsFast() && !waiter.waitsForWelcome()) {
+            // PgBouncer's check_fast_fail: refuse now, and try a connect (server_login_retry permitting)
+            // so that a later request finds a server.
+            fail(pool.creator().fastFailure());
+            pool.tryStartCreate(null);
+            return;
+        }
         armDeadline();
         phase2();
     }
@@ -216,6 +223,22 @@ final class Checkout {
     }
 
     /**
+     * The connect this checkout waited on failed (refused, timeout, 57P03): it goes back to the
+     * head of both lines, where it stood when it took its gate slot, and waits for the retry
+     * after server_login_retry or for a returned server, like PgBouncer's waiting clients.
+     */
+    void connectFailed() {
+        phase = Phase.GATE;
+        if (takeIdle(this::phase5)) {
+            return;
+        }
+        handoffTicket = pool.handoffQueue().addFirst(this);
+        gateTicket = pool.gate().waiters().addFirst(this);
+        armReserveWake();
+        pool.requestGateWake();
+    }
+
+    /**
      * A full pool may grow into reserve_pool_size once this client has waited
      * reserve_pool_timeout: wake the gate then, or nobody would look again until a return.
      */
@@ -255,9 +278,6 @@ final class Checkout {
         switch (pool.tryStartCreate(this)) {
             case STARTED:
                 return true;
-            case LOGIN_RETRY:
-                fail(pool.lastLoginFailure());
-                return true;
             case CLOSED:
                 fail(Pool.closedFailure());
                 return true;
@@ -294,7 +314,6 @@ final class Checkout {
         }
         switch (pool.creator().startWithPermit(this, permit)) {
             case STARTED -> { }
-            case LOGIN_RETRY -> fail(pool.lastLoginFailure());
             case CLOSED -> fail(Pool.closedFailure());
             default -> phase5();
         }

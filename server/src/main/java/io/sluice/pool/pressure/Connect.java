@@ -65,6 +65,16 @@ final class Connect implements ServerConnector.Callback {
             return;
         }
         answered = true;
-        pool.creator().connectFailed(this, sqlState, message);
+        pool.creator().connectFailed(this, sqlState, message, false);
+    }
+
+    @Override
+    public void rejected(String sqlState, String message) {
+        if (answered) {
+            return;
+        }
+        answered = true;
+        pool.creator().connectFailed(this, sqlState, message,
+                !ServerConnector.CANNOT_CONNECT_NOW.equals(sqlState));
     }
 }

@@ -31,6 +31,7 @@ final class Creator {
     private final Set<Connect> connecting = new LinkedHashSet<>();
     private final LoginRetry loginRetry = new LoginRetry();
     private int preReplacing;
+    private boolean retryWakeArmed;
     /** Live servers whose replacement was started: the pool may exceed pool_size by these. */
     private int replacedAlive;
 
@@ -51,8 +52,18 @@ final class Creator {
         return replacedAlive;
     }
 
-    CheckoutFailure lastLoginFailure() {
-        return new CheckoutFailure(CheckoutFailure.Kind.CONNECT_FAILED, loginRetry.sqlState(), loginRetry.message());
+    /**
+     * PgBouncer's check_fast_fail: the last login failed and the pool has no server left, so a
+     * request that finds no idle server is refused at once instead of queueing.
+     */
+    boolean failsFast() {
+        return loginRetry.failing() && pool.places().size() == 0;
+    }
+
+    /** What such a request is told (PgBouncer 1.25's words, with the cached error). */
+    CheckoutFailure fastFailure() {
+        return new CheckoutFailure(CheckoutFailure.Kind.CONNECT_FAILED, Pool.WAIT_TIMEOUT_SQLSTATE,
+                "server login has been failing, cached error: " + loginRetry.message() + " (server_login_retry)");
     }
 
     void serverClosed(PooledServer s) {
@@ -105,6 +116,7 @@ final class Creator {
             return Pool.CreateStart.POOL_FULL;
         }
         if (loginRetry.blocks(pool.now(), pool.settings().serverLoginRetry())) {
+            armRetryWake();
             return Pool.CreateStart.LOGIN_RETRY;
         }
         if (!pool.gate().hasFreeSlot(pool.settings().maxParallelCreates())) {
@@ -170,10 +182,18 @@ final class Creator {
         pool.requestGateWake();
     }
 
-    void connectFailed(Connect c, String sqlState, String message) {
+    /**
+     * A connect failed. As in PgBouncer nobody is failed for it: waiting clients (its owner too)
+     * keep waiting and a new connect starts once server_login_retry has passed since this one
+     * started; they fail only on query_wait_timeout. The exception is PostgreSQL refusing the
+     * login itself ({@code rejected}, not 57P03) while the pool has no server left: then nobody
+     * could be served, and every waiting client gets the server's error (PgBouncer's
+     * kill_pool_logins).
+     */
+    void connectFailed(Connect c, String sqlState, String message, boolean rejected) {
         endConnect(c);
         releaseLimits(c.permit());
-        loginRetry.recordFailure(pool.now(), sqlState, message);
+        loginRetry.recordFailure(c.startedAt(), sqlState, message);
         pool.events().connectFailed(pool.key(), sqlState, message);
         PooledServer old = c.replacing();
         if (old != null && old.state() != ServerState.CLOSED) {
@@ -181,10 +201,25 @@ final class Creator {
             replacedAlive--;
         }
         Checkout owner = c.owner();
-        if (owner != null && owner.phase() == Checkout.Phase.CONNECTING) {
-            owner.fail(new CheckoutFailure(CheckoutFailure.Kind.CONNECT_FAILED, sqlState, message));
+        if (rejected && pool.places().size() == 0) {
+            pool.failWaiting(new CheckoutFailure(CheckoutFailure.Kind.CONNECT_FAILED, sqlState, message));
+        } else if (owner != null && owner.phase() == Checkout.Phase.CONNECTING) {
+            owner.connectFailed();
         }
         pool.requestGateWake();
+    }
+
+    /** Wakes the gate queue when server_login_retry ends, so waiting clients get their connect. */
+    private void armRetryWake() {
+        if (retryWakeArmed) {
+            return;
+        }
+        retryWakeArmed = true;
+        long delay = Math.max(0, loginRetry.retryAt(pool.settings().serverLoginRetry()) - pool.now());
+        pool.scheduler().schedule(() -> {
+            retryWakeArmed = false;
+            pool.requestGateWake();
+        }, delay);
     }
 
     private double lifetimeFactor() {

@@ -137,8 +137,13 @@ public final class Pool {
         for (PooledServer s : places.idle().snapshot()) {
             closeServer(s, reason);
         }
+        failWaiting(new CheckoutFailure(CheckoutFailure.Kind.CLOSED, WAIT_TIMEOUT_SQLSTATE, reason));
+    }
+
+    /** Answers every waiting checkout with {@code failure} (SHUTDOWN WAIT_FOR_SERVERS, a login nobody can pass). */
+    public void failWaiting(CheckoutFailure failure) {
         for (Checkout c : new ArrayList<>(pending)) {
-            c.fail(new CheckoutFailure(CheckoutFailure.Kind.CLOSED, WAIT_TIMEOUT_SQLSTATE, reason));
+            c.fail(failure);
         }
     }
 
@@ -297,9 +302,6 @@ public final class Pool {
         return new CheckoutFailure(CheckoutFailure.Kind.CLOSED, WAIT_TIMEOUT_SQLSTATE, "pool is closed");
     }
 
-    CheckoutFailure lastLoginFailure() {
-        return creator.lastLoginFailure();
-    }
 
     /** Why {@code s} must not be reused, or null. */
     String staleReason(PooledServer s, long now) {

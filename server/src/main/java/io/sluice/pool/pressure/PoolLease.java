@@ -33,6 +33,11 @@ final class PoolLease implements Lease {
         pool.discard(server, reason);
     }
 
+    @Override
+    public boolean closeNeeded() {
+        return server.epoch() < pool.epoch();
+    }
+
     private void end() {
         if (ended) {
             throw new IllegalStateException("lease of server " + server.handle().id() + " already ended");

@@ -82,7 +82,7 @@ class PoolDrainTest {
         vt.runUntilIdle();
         assertThat(paused).isNotDone();
 
-        connector.failNext("28P01", "password authentication failed");
+        connector.rejectNext("28P01", "password authentication failed");
         vt.runUntilIdle();
         assertThat(w.failure).isNotNull();
         assertThat(paused).isDone();

@@ -16,6 +16,7 @@ public final class FakeConnector implements ServerConnector {
     private long delayNanos;
     private String failSqlState;
     private String failMessage;
+    private boolean failRejects;
     private final ArrayDeque<Callback> waiting = new ArrayDeque<>();
     private long nextId = 1;
     public int inflight;
@@ -38,10 +39,17 @@ public final class FakeConnector implements ServerConnector {
         delayNanos = nanos;
     }
 
-    /** Subsequent automatic answers fail with this error (null sqlState: succeed again). */
+    /** Subsequent automatic answers fail to connect with this error (null sqlState: succeed again). */
     public void failWith(String sqlState, String message) {
         failSqlState = sqlState;
         failMessage = message;
+        failRejects = false;
+    }
+
+    /** Subsequent automatic answers are login errors from the server (null sqlState: succeed again). */
+    public void rejectWith(String sqlState, String message) {
+        failWith(sqlState, message);
+        failRejects = true;
     }
 
     public void resetPeaks() {
@@ -62,7 +70,9 @@ public final class FakeConnector implements ServerConnector {
     }
 
     private void answer(Callback cb) {
-        if (failSqlState != null) {
+        if (failSqlState != null && failRejects) {
+            reject(cb, failSqlState, failMessage);
+        } else if (failSqlState != null) {
             fail(cb, failSqlState, failMessage);
         } else {
             succeed(cb);
@@ -77,8 +87,19 @@ public final class FakeConnector implements ServerConnector {
         return succeed(waiting.removeFirst());
     }
 
+    /** The oldest manual connect fails to connect (refused, timeout...). */
     public void failNext(String sqlState, String message) {
         fail(waiting.removeFirst(), sqlState, message);
+    }
+
+    /** The oldest manual connect gets a login error from the server. */
+    public void rejectNext(String sqlState, String message) {
+        reject(waiting.removeFirst(), sqlState, message);
+    }
+
+    private void reject(Callback cb, String sqlState, String message) {
+        inflight--;
+        cb.rejected(sqlState, message);
     }
 
     private FakeServerHandle succeed(Callback cb) {

@@ -18,6 +18,7 @@ public final class TestWaiter implements Waiter {
     public int outcomes;
     private long holdNanos = -1;
     private Consumer<Lease> onRelease = l -> { };
+    private boolean welcome;
 
     public TestWaiter(int number, VirtualScheduler clock, List<TestWaiter> grantLog) {
         this.number = number;
@@ -34,6 +35,17 @@ public final class TestWaiter implements Waiter {
 
     public void leave() {
         alive = false;
+    }
+
+    /** Marks this waiter as a login waiting for the pool's greeting. */
+    public TestWaiter waitingForWelcome() {
+        welcome = true;
+        return this;
+    }
+
+    @Override
+    public boolean waitsForWelcome() {
+        return welcome;
     }
 
     @Override

@@ -4,21 +4,19 @@ import static io.sluice.pool.pressure.Harness.MS;
 import static io.sluice.pool.pressure.Harness.S;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.sluice.pool.CheckoutFailure;
 import io.sluice.pool.ServerHandle.Probe;
 import io.sluice.pool.fakes.FakeServerHandle;
 import io.sluice.pool.fakes.Settings;
 import io.sluice.pool.fakes.TestWaiter;
 import org.junit.jupiter.api.Test;
 
-/** Phase 1 recycle check, RECONNECT epochs and server_login_retry. */
+/** Phase 1 recycle check and RECONNECT epochs (server_login_retry: {@link LoginRetryTest}). */
 class RecycleTest {
 
     private static Harness harness(int poolSize) {
         Settings s = new Settings();
         s.poolSize = poolSize;
         s.serverCheckDelay = 30 * S;
-        s.serverLoginRetry = 15 * S;
         return new Harness(s, 5 * MS);
     }
 
@@ -93,27 +91,5 @@ class RecycleTest {
         TestWaiter w = h.checkout();
         assertThat(w.lease.server()).isSameAs(h.connector.handles.get(0));
         assertThat(h.pool.size()).isEqualTo(1);
-    }
-
-    @Test
-    void serverLoginRetryFailsNewConnectsWithTheLastErrorInstead() {
-        Harness h = harness(4);
-        h.connector.failWith("28P01", "password authentication failed for user \"user\"");
-        TestWaiter first = h.checkout();
-        h.vt.runAll(S);
-        assertThat(first.failure.kind()).isEqualTo(CheckoutFailure.Kind.CONNECT_FAILED);
-        assertThat(first.failure.sqlState()).isEqualTo("28P01");
-        int attempts = h.connector.attempts;
-
-        TestWaiter during = h.checkout();
-        assertThat(during.failure).isEqualTo(first.failure);
-        assertThat(h.connector.attempts).isEqualTo(attempts);
-
-        h.connector.failWith(null, null);
-        h.vt.advance(15 * S);
-        TestWaiter after = h.checkout();
-        h.vt.runAll(S);
-        assertThat(after.served()).isTrue();
-        assertThat(h.connector.attempts).isEqualTo(attempts + 1);
     }
 }

@@ -1,0 +1,114 @@
+package io.sluice.session;
+
+import io.sluice.proto.PgError;
+import io.sluice.proto.SqlState;
+import io.sluice.proto.codec.Encoders;
+import io.sluice.session.SessionTimers.Slot;
+
+import java.util.concurrent.TimeUnit;
+
+/**
+ * PgBouncer's client timeouts for one relayed session, each on its own {@link Slot} and each
+ * with PgBouncer's reason words, driven by what the {@link Relay} sees:
+ * <ul>
+ * <li>client_idle_timeout: no server linked and nothing sent;
+ * <li>idle_transaction_timeout: only while the transaction waits for the client, from the
+ *     ReadyForQuery that left it open until the client's next message (PgBouncer's idle_tx);
+ * <li>query_timeout: from the first query of a pipeline until its last ReadyForQuery, and for a
+ *     request still queued for a server ("query_timeout", as PgBouncer words that case);
+ * <li>transaction_timeout: from a transaction's first message (a single statement outside a
+ *     block counts) until the ReadyForQuery that ends it, whether it runs or waits;
+ * <li>query_wait_notify: one NOTICE per client once it has been queued longer than that.
+ * </ul>
+ * Event loop only.
+ */
+final class RelayTimeouts {
+    static final String WAIT_NOTICE = "No server connection available in postgres backend, client being queued";
+
+    private final ClientSession session;
+    private final Route route;
+    private final SessionTimers timers;
+    /** Start of the open transaction (context clock), or -1 when none is open. */
+    private long transactionStart = -1;
+    private boolean waitNoticeSent;
+
+    RelayTimeouts(ClientSession session, Route route, SessionTimers timers) {
+        this.session = session;
+        this.route = route;
+        this.timers = timers;
+    }
+
+    long now() {
+        return timers.now();
+    }
+
+    /** Any message from the client: the transaction is no longer idle; the first one opens it. */
+    void clientSent() {
+        timers.cancel(Slot.IDLE);
+        if (transactionStart < 0) {
+            transactionStart = now();
+        }
+    }
+
+    /** The client's request is queued for a server. */
+    void waiting() {
+        timers.cancel(Slot.IDLE);
+        timers.arm(Slot.QUERY, route.queryTimeout(), () -> expire("query_timeout"));
+        long notify = TimeUnit.NANOSECONDS.toSeconds(session.context().settings().queryWaitNotify());
+        if (notify > 0 && !waitNoticeSent) {
+            // PgBouncer compares whole seconds waited with "> query_wait_notify": the notice
+            // goes out once a full second more than the setting has passed.
+            timers.arm(Slot.WAIT_NOTICE, TimeUnit.SECONDS.toNanos(notify + 1), this::sendWaitNotice);
+        }
+    }
+
+    private void sendWaitNotice() {
+        waitNoticeSent = true;
+        var ch = session.channel();
+        ch.writeAndFlush(Encoders.error(ch.alloc(), PgError.notice(WAIT_NOTICE, null)));
+    }
+
+    /** A server is linked: the wait is over. */
+    void linked() {
+        timers.cancel(Slot.WAIT_NOTICE);
+        timers.cancel(Slot.QUERY);
+    }
+
+    /** A query (Query, Sync, FunctionCall) goes to the server. */
+    void queryForwarded(Runnable onQueryTimeout) {
+        timers.armIfIdle(Slot.QUERY, route.queryTimeout(), onQueryTimeout);
+        long limit = route.transactionTimeout();
+        if (limit > 0 && !timers.armed(Slot.TRANSACTION)) {
+            long left = transactionStart + limit - now();
+            timers.arm(Slot.TRANSACTION, Math.max(1, left), () -> expire("transaction timeout"));
+        }
+    }
+
+    /** The last ReadyForQuery of a pipeline: the query is over; IDLE also ends the transaction. */
+    void queryDone(boolean transactionEnded) {
+        timers.cancel(Slot.QUERY);
+        if (transactionEnded) {
+            timers.cancel(Slot.TRANSACTION);
+            transactionStart = -1;
+        }
+    }
+
+    /** Nothing runs: arm the idle timer that applies (none while an idle session server is linked). */
+    void idle(boolean serverLinked, boolean inTransaction) {
+        if (serverLinked && inTransaction) {
+            timers.arm(Slot.IDLE, route.idleTransactionTimeout(), () -> expire("idle transaction timeout"));
+        } else if (!serverLinked) {
+            timers.arm(Slot.IDLE, route.clientIdleTimeout(), () -> expire("client_idle_timeout"));
+        } else {
+            timers.cancel(Slot.IDLE);
+        }
+    }
+
+    void cancelAll() {
+        timers.cancelAll();
+    }
+
+    private void expire(String reason) {
+        session.fail(PgError.fatal(SqlState.PROTOCOL_VIOLATION, reason), reason);
+    }
+}

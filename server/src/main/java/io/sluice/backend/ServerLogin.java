@@ -181,7 +181,8 @@ public final class ServerLogin {
         end(onFailure, sqlState, message);
     }
 
-    private void rejected(String sqlState, String message) {
+    /** PostgreSQL, or the TLS negotiation before it, turned this login down: retrying will not help. */
+    void rejected(String sqlState, String message) {
         end(onRejected, sqlState, message);
     }
 

@@ -84,7 +84,9 @@ final class ServerTlsNegotiation extends ByteToMessageDecoder {
         if (in != null) {
             in.skipBytes(in.readableBytes());
         }
-        login.failed(SqlState.CONNECTION_FAILURE, message);
+        // a TLS mismatch (untrusted CA, wrong host name, no SSL under require) is configuration:
+        // a retry meets the same answer, so it is a refused login, which fails the waiting clients
+        login.rejected(SqlState.CONNECTION_FAILURE, message);
         conn.close(message);
     }
 }

@@ -22,7 +22,8 @@ import org.junit.jupiter.api.Test;
 /**
  * The .deb as a file: lintian finds no errors, its control fields and payload carry Debian
  * pgbouncer's contract, systemd accepts its unit, which keeps the settings of Debian's own
- * pgbouncer.service, and the man pages name every option the commands take.
+ * pgbouncer.service, the default config (for machines without one) has Debian's paths and
+ * loads cleanly, and the man pages name every option the commands take.
  */
 class DebPackageIT {
     private static final Path DEBIAN_PGBOUNCER_UNIT = Path.of("/lib/systemd/system/pgbouncer.service");
@@ -86,6 +87,20 @@ class DebPackageIT {
                 assertThat(ours.get("Service", key)).as(key).isEqualTo(debian.get("Service", key));
             }
         }
+    }
+
+    @Test
+    void theDefaultConfigForMachinesWithoutOneLoadsCleanly() {
+        // postinst installs it only where no pgbouncer.ini exists; Sluice must start from it as is
+        String ini = Built.STAGING.resolve("pgbouncer.ini").toString();
+        ProcessResult check = ProcessRunner.of("java", "-jar",
+                Built.REPO.resolve("migrate-tool/target/sluice-migrate.jar").toString(),
+                "check", "--no-port-check", "--config", ini).run();
+        assertThat(check.exitCode()).as(check.describe()).isZero();
+        assertThat(check.stdout()).contains("0 error(s), 0 warning(s)");
+        assertThat(read(Built.STAGING.resolve("pgbouncer.ini")))
+                .contains("logfile = /var/log/postgresql/pgbouncer.log", "pidfile = /var/run/postgresql/pgbouncer.pid",
+                        "listen_port = 6432", "unix_socket_dir = /var/run/postgresql", "auth_type = md5");
     }
 
     @Test

@@ -13,10 +13,12 @@ import java.util.concurrent.TimeUnit;
 /**
  * A copy-on-write copy of this machine's root file system to install packages into without
  * changing the machine: an overlay of {@code /} (upper layer on a tmpfs) in a private mount and
- * PID namespace, entered with {@code chroot}. {@code /proc}, {@code /dev} and {@code /sys} are
- * the real ones; {@code /tmp} and {@code /run} are fresh (with {@code /run/postgresql} as
- * postgresql-common makes it); the network is shared, so servers inside listen on this
- * machine's ports and reach a PostgreSQL started outside. Nothing written inside is visible
+ * PID namespace, entered with {@code chroot}. {@code /proc} shows the namespace's processes (its
+ * {@code /proc/sys} read-only), {@code /dev} is a tmpfs with the usual few nodes bound in and a
+ * private devpts, there is no {@code /sys}, {@code /tmp} and {@code /run} are fresh (with
+ * {@code /run/postgresql} as postgresql-common makes it): nothing inside can reach this
+ * machine's kernel settings or device nodes. The network is shared, so servers inside listen on
+ * this machine's ports and reach a PostgreSQL started outside. Never boot an init system in it. Nothing written inside is visible
  * outside, and closing it (or this JVM dying) ends the namespace's first process, after which
  * the kernel kills every process inside and drops the mounts.
  *
@@ -73,8 +75,21 @@ public final class ThrowawayRoot implements AutoCloseable {
                     "mount -t overlay overlay -o lowerdir=/,upperdir=\"$b/upper\",workdir=\"$b/work\" \"$b/root\"",
                     "r=\"$b/root\"",
                     "mount -t proc proc \"$r/proc\"",
-                    "mount --rbind /dev \"$r/dev\"",
-                    "mount --rbind /sys \"$r/sys\"",
+                    // kernel settings stay out of reach: a per-mount read-only flag, not the superblock's
+                    "mount --bind \"$r/proc/sys\" \"$r/proc/sys\"",
+                    "mount -o remount,bind,ro \"$r/proc/sys\"",
+                    // a /dev of its own with the few nodes programs open, so nothing inside can
+                    // create or change this machine's device nodes; no /sys at all
+                    "mount -t tmpfs -o mode=755 dev \"$r/dev\"",
+                    "for d in null zero full random urandom tty; do"
+                            + " touch \"$r/dev/$d\"; mount --bind \"/dev/$d\" \"$r/dev/$d\"; done",
+                    "mkdir \"$r/dev/pts\" \"$r/dev/shm\"",
+                    "mount -t devpts -o newinstance,ptmxmode=0666,mode=620 devpts \"$r/dev/pts\"",
+                    "ln -s pts/ptmx \"$r/dev/ptmx\"",
+                    "mount -t tmpfs -o mode=1777 shm \"$r/dev/shm\"",
+                    "ln -s /proc/self/fd \"$r/dev/fd\"",
+                    "ln -s /proc/self/fd/0 \"$r/dev/stdin\"; ln -s /proc/self/fd/1 \"$r/dev/stdout\";"
+                            + " ln -s /proc/self/fd/2 \"$r/dev/stderr\"",
                     "mount -t tmpfs -o mode=1777 tmp \"$r/tmp\"",
                     "mount -t tmpfs -o mode=755 run \"$r/run\"",
                     "mkdir -p \"$r/run/lock\" \"$r/run/postgresql\"",

@@ -30,6 +30,7 @@ public final class Main {
     private boolean installSignals = true;
     private IntConsumer halt = code -> Runtime.getRuntime().halt(code);
     private Duration daemonTimeout = Duration.ofSeconds(30);
+    private SystemdNotify systemd = SystemdNotify.fromEnvironment();
 
     /**
      * @param starter starts from a config file; null if none is available
@@ -85,6 +86,12 @@ public final class Main {
 
     public Main withDaemonTimeout(Duration timeout) {
         this.daemonTimeout = timeout;
+        return this;
+    }
+
+    /** Where READY=1 goes once the listeners are bound; $NOTIFY_SOCKET in production. */
+    Main withSystemd(SystemdNotify systemd) {
+        this.systemd = systemd;
         return this;
     }
 
@@ -168,6 +175,8 @@ public final class Main {
             pidfile.write(launcher.publicPid());
             Runtime.getRuntime().addShutdownHook(new Thread(pidfile::remove, "sluice-pidfile-cleanup"));
         }
+        // Type=notify: systemctl start returns now, so listeners and pidfile must be in place.
+        systemd.ready(log);
         int code;
         try {
             code = lifecycle.terminated().toCompletableFuture().join();

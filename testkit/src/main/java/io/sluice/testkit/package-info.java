@@ -8,7 +8,12 @@
  * bounded. Servers that refuse to run as root (PostgreSQL, PgBouncer) run as the OS user
  * {@code postgres} when the JVM runs as root.
  *
- * <p>May depend on the JDK, junit-jupiter-api and pgjdbc only; never on the {@code server}
- * module (the server's integration tests depend on this one).
+ * <p>Package tests install packages into a {@link io.sluice.testkit.ThrowawayRoot} (an overlay
+ * of this machine's root in private namespaces) and run their systemd units with
+ * {@link io.sluice.testkit.ServiceRun}, so the machine stays as it was.
+ *
+ * <p>May depend on the JDK, junit-jupiter-api, pgjdbc and Netty's native unix socket (for
+ * {@link io.sluice.testkit.NotifySocket}) only; never on the {@code server} module (the
+ * server's integration tests depend on this one).
  */
 package io.sluice.testkit;

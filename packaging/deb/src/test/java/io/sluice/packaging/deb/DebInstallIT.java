@@ -1,0 +1,239 @@
+package io.sluice.packaging.deb;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import io.sluice.testkit.Await;
+import io.sluice.testkit.Encryption;
+import io.sluice.testkit.FreePorts;
+import io.sluice.testkit.NotifySocket;
+import io.sluice.testkit.PgCluster;
+import io.sluice.testkit.ProcessResult;
+import io.sluice.testkit.ServiceRun;
+import io.sluice.testkit.ThrowawayRoot;
+import io.sluice.testkit.Userlist;
+import java.time.Duration;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
+
+/**
+ * The switch an operator makes, in a throwaway copy of this machine's root (this machine keeps
+ * Debian's pgbouncer): Debian's pgbouncer serves a customised config (own port, md5 users, a
+ * database on a test PostgreSQL); {@code apt-get install ./sluice_*.deb} swaps it out; Sluice
+ * serves the same port and unix socket from the unchanged files, as its unit runs it (user,
+ * ExecStart, READY=1 before the port is tried, ExecReload, KillSignal; systemd is not PID 1
+ * here); a newer build upgrades over it keeping the files and the operator's JVM settings;
+ * {@code apt-get remove} and purge leave the config byte-identical; installing pgbouncer again
+ * serves again. Steps run in order and share the root.
+ */
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+class DebInstallIT {
+    private static final Duration START = Duration.ofSeconds(60);
+    private static final String INI = "/etc/pgbouncer/pgbouncer.ini";
+    private static final String USERLIST = "/etc/pgbouncer/userlist.txt";
+    private static final String SOCKET_DIR = "/var/run/postgresql";
+
+    private static PgCluster pg;
+    private static ThrowawayRoot root;
+    private static NotifySocket notify;
+    private static int port;
+    private static String db;
+    private static String user;
+    private static final String PASSWORD = "app-secret";
+    private static String configBefore;
+    private static ServiceRun service;
+
+    @BeforeAll
+    static void setUp() {
+        assumeTrue(ThrowawayRoot.unavailable().isEmpty(), () -> "skipped: " + ThrowawayRoot.unavailable().get());
+        pg = PgCluster.shared();
+        db = PgCluster.uniqueName("appdb");
+        user = PgCluster.uniqueName("app");
+        pg.createUser(user, PASSWORD, Encryption.MD5);
+        pg.createDatabase(db, user);
+        port = FreePorts.next();
+        root = ThrowawayRoot.create(Built.TARGET.resolve("roots"));
+        notify = NotifySocket.bind();
+        // No service starts itself in the throwaway root (Debian's convention for chroots), and
+        // man-db's index rebuild is skipped: the test starts and stops services explicitly.
+        root.write("/usr/sbin/policy-rc.d", "#!/bin/sh\nexit 101\n");
+        root.shOk("chmod 755 /usr/sbin/policy-rc.d;"
+                + " echo 'man-db man-db/auto-update boolean false' | debconf-set-selections");
+    }
+
+    @AfterAll
+    static void tearDown() {
+        if (notify != null) {
+            notify.close();
+        }
+        if (root != null) {
+            root.close();
+        }
+    }
+
+    @Test
+    @Order(1)
+    void debiansPgbouncerServesTheCustomisedConfig() {
+        if (!root.sh("dpkg-query -W -f '${Status}' pgbouncer").out().equals("install ok installed")) {
+            root.runner("apt-get install -y pgbouncer").timeout(Duration.ofMinutes(3)).run().requireSuccess();
+        }
+        root.write(INI, "[databases]\n"
+                + db + " = host=127.0.0.1 port=" + pg.port() + " dbname=" + db + "\n"
+                + "\n[pgbouncer]\n"
+                + "logfile = /var/log/postgresql/pgbouncer.log\n"
+                + "pidfile = /var/run/postgresql/pgbouncer.pid\n"
+                + "listen_addr = 127.0.0.1\n"
+                + "listen_port = " + port + "\n"
+                + "unix_socket_dir = " + SOCKET_DIR + "\n"
+                + "auth_type = md5\n"
+                + "auth_file = " + USERLIST + "\n"
+                + "admin_users = " + user + "\n"
+                + "pool_mode = transaction\n");
+        root.write(USERLIST, Userlist.md5Entry(user, PASSWORD) + "\n");
+        root.shOk("chown postgres:postgres " + INI + " " + USERLIST + "; chmod 640 " + INI + " " + USERLIST
+                + "; : > /var/log/postgresql/pgbouncer.log; chown postgres:postgres /var/log/postgresql/pgbouncer.log");
+        configBefore = configState();
+
+        service = new ServiceRun(root, "pgbouncer.service");
+        service.start(notify, START);
+        assertServes("Debian's pgbouncer");
+        assertThat(root.read("/var/log/postgresql/pgbouncer.log")).contains("process up: PgBouncer 1.18");
+        service.stop(START);
+    }
+
+    @Test
+    @Order(2)
+    void installingTheDebSwapsPgbouncerOutAndKeepsItsFiles() {
+        root.copyIn(Built.deb(), "/tmp/" + Built.deb().getFileName());
+        ProcessResult install = root.runner("apt-get install -y /tmp/" + Built.deb().getFileName())
+                .timeout(Duration.ofMinutes(3)).run().requireSuccess();
+        assertThat(install.stdout()).contains("The following packages will be REMOVED:\n  pgbouncer")
+                .contains("Setting up sluice (" + Built.version() + ")")
+                // postinst ran sluice-migrate check on the config it found and printed its verdict
+                .contains("sluice: sluice-migrate check --no-port-check --config " + INI)
+                .contains("config: " + INI)
+                .doesNotContain("created " + INI);
+        assertThat(status("pgbouncer")).isEqualTo("deinstall ok config-files");
+        assertThat(status("sluice")).isEqualTo("install ok installed");
+        assertThat(configState()).isEqualTo(configBefore);
+        // enabled as Debian's pgbouncer was, with its sluice.service alias
+        assertThat(root.shOk("readlink /etc/systemd/system/multi-user.target.wants/pgbouncer.service"
+                + " /etc/systemd/system/sluice.service"))
+                .isEqualTo("/lib/systemd/system/pgbouncer.service\n/lib/systemd/system/pgbouncer.service\n");
+        ProcessResult verify = root.sh("systemd-analyze verify pgbouncer.service");
+        assertThat(verify.exitCode()).as(verify.describe()).isZero();
+        assertThat(verify.stdout() + verify.stderr()).as(verify.describe()).isBlank();
+    }
+
+    @Test
+    @Order(3)
+    void sluiceServesTheSamePortAndSocketAsTheUnitRunsIt() {
+        service = new ServiceRun(root, "pgbouncer.service");
+        assertThat(service.unit().require("Service", "User")).isEqualTo("postgres");
+        String ready = service.start(notify, START);
+        assertThat(ready).startsWith("READY=1\n");
+        assertServes("Sluice");
+        assertThat(root.read("/var/log/postgresql/pgbouncer.log")).contains("process up: Sluice");
+        assertThat(service.commandLines()).anySatisfy(cmd -> assertThat(cmd)
+                .startsWith("java -Xms16m -Xmx256m -XX:+UseSerialGC").endsWith("-jar /usr/share/sluice/lib/sluice.jar "
+                        + INI));
+        assertThat(root.shOk("stat -c %U /proc/" + service.mainPid())).isEqualTo("postgres\n");
+    }
+
+    @Test
+    @Order(4)
+    void reloadPicksUpAConfigEdit() {
+        String alias = db + "_alias";
+        assertThat(psqlTcp(alias, "select 1").ok()).isFalse();
+        root.shOk("sed -i 's/^\\[databases\\]$/[databases]\\n" + alias + " = host=127.0.0.1 port=" + pg.port()
+                + " dbname=" + db + "/' " + INI);
+        service.reload();
+        assertThat(Await.poll(Duration.ofSeconds(20), () -> psqlTcp(alias, "select 1").ok()))
+                .as("the new [databases] entry serves after ExecReload; log:\n%s", service.log()).isTrue();
+        configBefore = configState();
+    }
+
+    @Test
+    @Order(5)
+    void aNewerBuildUpgradesKeepingConfigAndTheOperatorsJvmSettings() {
+        root.shOk("sed -i 's/-Xmx256m/-Xmx200m/' /etc/default/sluice");
+        String newer = Built.version() + "+1";
+        root.shOk("cd /tmp && rm -rf up && dpkg-deb -R " + Built.deb().getFileName() + " up"
+                + " && sed -i 's/^Version: .*/Version: " + newer + "/' up/DEBIAN/control"
+                + " && dpkg-deb -Zgzip -b up sluice_newer.deb >/dev/null");
+        ProcessResult upgrade = root.runner("apt-get install -y /tmp/sluice_newer.deb")
+                .timeout(Duration.ofMinutes(3)).run().requireSuccess();
+        assertThat(upgrade.stdout()).contains("Unpacking sluice (" + newer + ") over (" + Built.version() + ")");
+        assertThat(configState()).isEqualTo(configBefore);
+        assertThat(root.read("/etc/default/sluice")).contains("-Xmx200m");
+        // what the postinst's restart does under systemd: stop, start; clients reconnect
+        service.stop(START);
+        service.start(notify, START);
+        assertServes("Sluice after the upgrade");
+        assertThat(service.commandLines()).anySatisfy(cmd -> assertThat(cmd).contains(" -Xmx200m "));
+    }
+
+    @Test
+    @Order(6)
+    void stopRemoveAndPurgeLeaveTheConfigByteIdentical() {
+        service.stop(START);
+        assertThat(root.sh("pg_isready -q -h 127.0.0.1 -p " + port).exitCode()).as("port closed").isNotZero();
+        root.runner("apt-get remove -y sluice").timeout(Duration.ofMinutes(3)).run().requireSuccess();
+        assertThat(status("sluice")).isEqualTo("deinstall ok config-files");
+        assertThat(root.sh("test -e /usr/sbin/pgbouncer").exitCode()).isNotZero();
+        assertThat(configState()).isEqualTo(configBefore);
+        root.runner("dpkg --purge sluice").timeout(Duration.ofMinutes(1)).run().requireSuccess();
+        assertThat(root.sh("test -e /etc/default/sluice").exitCode()).isNotZero();
+        assertThat(configState()).isEqualTo(configBefore);
+    }
+
+    @Test
+    @Order(7)
+    void reinstallingDebiansPgbouncerServesAgain() {
+        root.runner("apt-get install -y pgbouncer").timeout(Duration.ofMinutes(3)).run().requireSuccess();
+        assertThat(status("pgbouncer")).isEqualTo("install ok installed");
+        assertThat(configState()).isEqualTo(configBefore);
+        service = new ServiceRun(root, "pgbouncer.service");
+        service.start(notify, START);
+        assertServes("Debian's pgbouncer after the rollback");
+        assertThat(root.shOk("readlink -f /usr/sbin/pgbouncer; head -c 4 /usr/sbin/pgbouncer | od -An -c"))
+                .contains("/usr/sbin/pgbouncer").contains("177   E   L   F");
+        service.stop(START);
+    }
+
+    /** Right after READY=1 (no retry): a login over TCP and over the unix socket, and the console. */
+    private void assertServes(String who) {
+        ProcessResult tcp = psqlTcp(db, "select current_user || '@' || current_database()");
+        assertThat(tcp.ok()).as(who + " over TCP: " + tcp.describe() + "\nservice output:\n" + service.log()).isTrue();
+        assertThat(tcp.out()).isEqualTo(user + "@" + db);
+        ProcessResult unix = psql("-h " + SOCKET_DIR, db, "select current_database()");
+        assertThat(unix.ok()).as(who + " over the unix socket: " + unix.describe()).isTrue();
+        assertThat(unix.out()).isEqualTo(db);
+        ProcessResult console = psql("-h 127.0.0.1", "pgbouncer", "show databases");
+        assertThat(console.ok()).as(who + " console: " + console.describe()).isTrue();
+        assertThat(console.out()).contains(db + "|127.0.0.1|" + pg.port() + "|" + db);
+    }
+
+    private ProcessResult psqlTcp(String database, String sql) {
+        return psql("-h 127.0.0.1", database, sql);
+    }
+
+    private ProcessResult psql(String host, String database, String sql) {
+        return root.runner("PGPASSWORD=" + PASSWORD + " PGCONNECT_TIMEOUT=5 psql -X -A -t -v ON_ERROR_STOP=1 " + host
+                + " -p " + port + " -U " + user + " -d " + database + " -c " + ThrowawayRoot.quote(sql))
+                .timeout(Duration.ofSeconds(30)).run();
+    }
+
+    /** Content, owner and mode of PgBouncer's two files. */
+    private static String configState() {
+        return root.shOk("for f in " + INI + " " + USERLIST + "; do stat -c '%n %U:%G %a' $f; sha256sum $f; done");
+    }
+
+    private static String status(String pkg) {
+        return root.sh("dpkg-query -W -f '${Status}' " + pkg).out();
+    }
+}

@@ -46,6 +46,14 @@ final class ServerTlsNegotiation extends ByteToMessageDecoder {
             return;
         }
         answered = true;
+        if (in.getUnsignedByte(in.readerIndex()) == 'E') {
+            // an ErrorResponse instead of S/N: a server refusing every connection before any
+            // startup packet (starting up, too many clients). As libpq does, the login reads it
+            // as the server's answer, so 57P03 is retried like any "starting up"
+            out.add(in.readRetainedSlice(in.readableBytes()));
+            ctx.pipeline().remove(this);
+            return;
+        }
         int answer = in.readUnsignedByte();
         if (answer != 'S' && answer != 'N') {
             fail(in, "bad sslreq answer");

@@ -13,8 +13,8 @@ final class IntendedDifferences {
     record Difference(String id, String what, String why) {}
 
     static final Difference WRONG_PASSWORD = new Difference("wrong-password",
-            "a wrong password: Sluice sends 28P01 'password authentication failed for user \"x\"'; PgBouncer 08P01",
-            "PostgreSQL's own code and text: clients and drivers map 28P01 to a password error");
+            "a wrong password: same text as PgBouncer ('password authentication failed'), but SQLSTATE 28P01 where PgBouncer sends 08P01",
+            "PostgreSQL's own code: clients and drivers map 28P01 to a password error");
     static final Difference SHOW_COLUMNS = new Difference("show-columns",
             "SHOW POOLS/STATS/DATABASES/...: Sluice has PgBouncer 1.25.2's columns, Debian's PgBouncer is 1.18",
             "Sluice targets 1.25.2; the suite checks that every 1.18 column appears in Sluice's, in the same order");

@@ -3,6 +3,7 @@ package io.sluice.session;
 import io.netty.channel.Channel;
 import io.sluice.backend.ServerConnection;
 import io.sluice.backend.ServerListener;
+import io.sluice.config.PoolMode;
 import io.sluice.log.Log;
 import io.sluice.pool.CheckoutFailure;
 import io.sluice.pool.Lease;
@@ -20,9 +21,11 @@ import java.util.ArrayDeque;
  * backpressure: the server stops reading while the client is not writable, and the client stops
  * reading while the server is not writable (COPY FROM STDIN into a stalled backend) or while it
  * queues more than {@link #PENDING_LIMIT} waiting for a server. Checks a server out on the first
- * message, counts Sync/Query boundaries, and releases per {@link ReleasePolicy}. Event loop only.
+ * message, counts Sync/Query boundaries, and releases per {@link ReleasePolicy}. In transaction
+ * and statement pooling every message goes through a {@link StatementRouter}, which keeps the
+ * client's session (named statements, SET, pins) whole across servers. Event loop only.
  */
-final class Relay implements ServerListener {
+final class Relay implements ServerListener, StatementRouter.Owner {
     /**
      * Bytes a client may queue while it waits for a server before Sluice stops reading from it.
      * A waiting client normally has sent its whole request already; pausing on every wait would
@@ -38,6 +41,9 @@ final class Relay implements ServerListener {
     private final ReadGate gate;
     private final SessionTimers timers;
     private final ReleasePolicy policy;
+    /** Null in session pooling, where the server never changes under the client. */
+    private final StatementRouter router;
+    private final PinGuard pins;
     private final ArrayDeque<Frame> pending = new ArrayDeque<>();
     private long pendingBytes;
     private Lease lease;
@@ -59,6 +65,9 @@ final class Relay implements ServerListener {
         this.gate = gate;
         this.timers = timers;
         this.policy = new ReleasePolicy(route.mode(), route.resetAlways());
+        this.router = route.mode() == PoolMode.SESSION ? null : new StatementRouter(client, this, stats,
+                route.maxPreparedStatements(), session.context().settings().trackedParameters());
+        this.pins = new PinGuard(session, route);
     }
 
     ServerConnection server() {
@@ -106,6 +115,10 @@ final class Relay implements ServerListener {
         if (server != null && session.state() == ClientSession.State.ACTIVE) {
             server.flush();
         }
+        if (router != null && router.wroteClient) {
+            router.wroteClient = false;
+            client.flush();
+        }
     }
 
     private void forward(Frame frame) {
@@ -121,7 +134,11 @@ final class Relay implements ServerListener {
             case 'd', 'c', 'f', Frame.CONTINUATION -> { }
             default -> unsynced = true;
         }
-        server.write(frame);
+        if (router != null) {
+            router.toServer(frame);
+        } else {
+            server.write(frame);
+        }
         if (!server.isWritable()) {
             // The server takes no more for now: stop reading the client until it drains. Hold
             // before flushing: a flush that drains the buffer reports writability at once.
@@ -194,6 +211,9 @@ final class Relay implements ServerListener {
                 }
             });
         }
+        if (router != null) {
+            router.attached(server);
+        }
         session.moveTo(ClientSession.State.ACTIVE);
         Frame f;
         while ((f = pending.poll()) != null) {
@@ -214,6 +234,10 @@ final class Relay implements ServerListener {
         if (frame.type() == 'S') {
             params.serverReported(frame);
         }
+        if (router != null) {
+            router.replies.fromServer(frame);
+            return;
+        }
         client.write(frame.bytes().retain());
         frame.release();
     }
@@ -227,7 +251,16 @@ final class Relay implements ServerListener {
                     "transaction blocks not allowed in statement pooling mode");
             return;
         }
-        onServerFrame(frame);
+        if (router != null) {
+            if (stats != null) {
+                stats.add(DatabaseStats.SENT, frame.length());
+            }
+            if (!router.replies.fromServer(frame)) {
+                return; // the end of a query of Sluice's own
+            }
+        } else {
+            onServerFrame(frame);
+        }
         if (pendingSyncs > 0) {
             pendingSyncs--;
         }
@@ -245,13 +278,40 @@ final class Relay implements ServerListener {
                 stats.transaction(xact / 1000);
             }
             session.context().transactionDone(route.poolKey(), xact);
-            if (policy.releaseAt(status)) {
+            if (policy.releaseAt(status) && !holdsServer()) {
                 client.flush();
                 releaseServer();
                 return;
             }
         }
         armIdleTimers();
+    }
+
+    /** The router keeps the server: a probe is out or the session is pinned (within max_pinned_servers). */
+    private boolean holdsServer() {
+        if (router == null) {
+            return false;
+        }
+        if (!router.probing) {
+            pins.update(router);
+        }
+        return session.state() != ClientSession.State.CLOSED && router.holdsServer();
+    }
+
+    @Override
+    public void probeDone() {
+        if (server == null || pendingSyncs > 0 || unsynced || server.inTransaction()) {
+            return; // the client went on; its next ReadyForQuery decides
+        }
+        if (policy.releaseAt(TransactionStatus.IDLE) && !holdsServer() && server != null) {
+            client.flush();
+            releaseServer();
+        }
+    }
+
+    @Override
+    public void desync(String why) {
+        session.fail(PgError.fatal(SqlState.PROTOCOL_VIOLATION, "server conn crashed?"), "protocol out of step: " + why);
     }
 
     @Override
@@ -299,6 +359,9 @@ final class Relay implements ServerListener {
         lease = null;
         gate.release(ReadGate.SERVER_FULL);
         session.moveTo(ClientSession.State.IDLE);
+        if (router != null) {
+            router.detached();
+        }
         s.unlink();
         returnServer(s, l);
         if (!pending.isEmpty()) {
@@ -320,6 +383,7 @@ final class Relay implements ServerListener {
         }
         s.runInternal(q, ok -> {
             if (ok) {
+                ServerSync.serverReset(s);
                 l.release();
             } else {
                 l.discard("reset query failed");
@@ -357,9 +421,21 @@ final class Relay implements ServerListener {
         Lease l = lease;
         server = null;
         lease = null;
+        boolean pinned = false;
+        if (router != null) {
+            pins.left();
+            pinned = router.pinned() || router.probing;
+            router.detached();
+        }
         s.unlink();
         switch (policy.onClientGone(pendingSyncs > 0 || unsynced, s.inTransaction(), s.isOpen())) {
-            case RETURN -> returnServer(s, l);
+            case RETURN -> {
+                if (pinned) {
+                    PinGuard.discardSession(s, l);
+                } else {
+                    returnServer(s, l);
+                }
+            }
             case CLOSE -> l.discard(ReleasePolicy.NOT_READY);
         }
     }

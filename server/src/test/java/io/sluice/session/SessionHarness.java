@@ -28,8 +28,9 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * A client session and one server connection, each on a Netty {@link EmbeddedChannel}, wired
- * through a {@link SessionContext} whose pool hands out that one server. Time is virtual.
+ * Client sessions and server connections, each on a Netty {@link EmbeddedChannel}, wired
+ * through a {@link SessionContext} whose pool hands out its servers in order (the first one not
+ * leased), queueing checkouts while all are leased. Time is virtual.
  */
 class SessionHarness implements SessionContext {
     static final ByteBufAllocator ALLOC = ByteBufAllocator.DEFAULT;
@@ -37,9 +38,13 @@ class SessionHarness implements SessionContext {
     final ClientRegistry clients = new ClientRegistry();
     final EmbeddedChannel client;
     final ClientSession session;
-    final EmbeddedChannel serverChannel = new EmbeddedChannel();
+    final EmbeddedChannel serverChannel;
     final ServerConnection server;
+    final List<EmbeddedChannel> serverChannels = new ArrayList<>();
+    final List<ServerConnection> servers = new ArrayList<>();
     final List<String> leaseEnds = new ArrayList<>();
+    private final java.util.Set<ServerConnection> leased = new java.util.HashSet<>();
+    private final java.util.ArrayDeque<Waiter> waiters = new java.util.ArrayDeque<>();
     private final Route route;
     private final DatabaseStats stats = new DatabaseStats("db");
     int checkouts;
@@ -50,17 +55,46 @@ class SessionHarness implements SessionContext {
 
     /** {@code queryTimeoutNanos}: the route's query_timeout (0 = off). */
     SessionHarness(PoolMode mode, long queryTimeoutNanos) {
-        route = new Route(new PoolKey("db", "u"), mode, "DISCARD ALL", false, queryTimeoutNanos, 0, 0, 0, 0, 0);
+        this(mode, queryTimeoutNanos, 1, 200, 0);
+    }
+
+    /** {@code servers} connections in the pool; the route's max_prepared_statements and max_pinned_servers. */
+    SessionHarness(PoolMode mode, int servers, int maxPrepared, int maxPinned) {
+        this(mode, 0, servers, maxPrepared, maxPinned);
+    }
+
+    private SessionHarness(PoolMode mode, long queryTimeoutNanos, int servers, int maxPrepared, int maxPinned) {
+        route = new Route(new PoolKey("db", "u"), mode, "DISCARD ALL", false, queryTimeoutNanos, 0, 0, 0, 0, 0,
+                maxPrepared, maxPinned);
         var target = new BackendTarget("127.0.0.1", 5432, Map.of(), BackendCredentials.none("u"), null, 0);
-        server = new ServerConnection(serverChannel, target, "db", new ServerLogin(BackendCredentials.none("u"),
-                c -> { }, (s, m) -> { throw new AssertionError(m); }));
-        serverChannel.pipeline().addLast(new FrameDecoder(1 << 30, "Dd"), server);
-        serverChannel.writeInbound(concat(Encoders.authentication(ALLOC, 0, new byte[0]),
-                Encoders.readyForQuery(ALLOC, TransactionStatus.IDLE)));
-        session = new ClientSession(this, false);
-        client = new EmbeddedChannel(new StartupDecoder(4096), session);
-        client.writeInbound(Encoders.startup(ALLOC, Map.of("user", "u", "database", "db")));
-        drain(client);
+        for (int i = 0; i < servers; i++) {
+            EmbeddedChannel ch = new EmbeddedChannel();
+            ServerConnection s = new ServerConnection(ch, target, "db", new ServerLogin(BackendCredentials.none("u"),
+                    c -> { }, (x, m) -> { throw new AssertionError(m); }));
+            ch.pipeline().addLast(new FrameDecoder(1 << 30, "Dd"), s);
+            ch.writeInbound(concat(Encoders.authentication(ALLOC, 0, new byte[0]),
+                    Encoders.readyForQuery(ALLOC, TransactionStatus.IDLE)));
+            serverChannels.add(ch);
+            this.servers.add(s);
+        }
+        serverChannel = serverChannels.get(0);
+        server = this.servers.get(0);
+        ClientEnd first = newClient();
+        session = first.session();
+        client = first.channel();
+    }
+
+    /** A client end: its channel (inbound = what it sends) and its session. */
+    record ClientEnd(EmbeddedChannel channel, ClientSession session) {
+    }
+
+    /** Another client, logged in and greeted (the greeting drained). */
+    ClientEnd newClient() {
+        ClientSession s = new ClientSession(this, false);
+        EmbeddedChannel ch = new EmbeddedChannel(new StartupDecoder(4096), s);
+        ch.writeInbound(Encoders.startup(ALLOC, Map.of("user", "u", "database", "db")));
+        drain(ch);
+        return new ClientEnd(ch, s);
     }
 
     static ByteBuf concat(ByteBuf... parts) {
@@ -83,7 +117,12 @@ class SessionHarness implements SessionContext {
 
     /** What the server side answers to one simple query: CommandComplete, then ReadyForQuery. */
     void serverAnswers(TransactionStatus status) {
-        serverChannel.writeInbound(concat(Encoders.commandComplete(ALLOC, "SELECT 1"),
+        serverAnswers("SELECT 1", status);
+    }
+
+    /** The same with a CommandComplete tag of the statement's kind (the router checks SET, COMMIT...). */
+    void serverAnswers(String tag, TransactionStatus status) {
+        serverChannel.writeInbound(concat(Encoders.commandComplete(ALLOC, tag),
                 Encoders.readyForQuery(ALLOC, status)));
     }
 
@@ -126,12 +165,39 @@ class SessionHarness implements SessionContext {
     @Override
     public void checkout(PoolKey key, Waiter waiter) {
         checkouts++;
+        for (ServerConnection s : servers) {
+            if (!leased.contains(s) && s.isOpen()) {
+                grant(waiter, s);
+                return;
+            }
+        }
+        waiters.add(waiter);
+    }
+
+    private void serveWaiters() {
+        for (ServerConnection s : servers) {
+            if (leased.contains(s) || !s.isOpen()) {
+                continue;
+            }
+            Waiter next;
+            while ((next = waiters.poll()) != null && !next.isAlive()) {
+                // gone while it waited
+            }
+            if (next == null) {
+                return;
+            }
+            grant(next, s);
+        }
+    }
+
+    private void grant(Waiter waiter, ServerConnection chosen) {
+        leased.add(chosen);
         waiter.granted(new Lease() {
             private boolean ended;
 
             @Override
             public ServerHandle server() {
-                return server;
+                return chosen;
             }
 
             @Override
@@ -142,7 +208,7 @@ class SessionHarness implements SessionContext {
             @Override
             public void discard(String reason) {
                 end("discard: " + reason);
-                server.close(reason);
+                chosen.close(reason);
             }
 
             private void end(String how) {
@@ -151,6 +217,8 @@ class SessionHarness implements SessionContext {
                 }
                 ended = true;
                 leaseEnds.add(how);
+                leased.remove(chosen);
+                serveWaiters();
             }
         });
     }

@@ -28,14 +28,22 @@ public final class ServerStatements {
 
     private final LinkedHashMap<StatementKey, Prepared> lru = new LinkedHashMap<>(16, 0.75f, true);
     private final List<String> closes = new ArrayList<>();
-    private final int max;
+    private int max;
     private long counter;
     private long seq;
 
-    /** @param max the bound (max_prepared_statements); must be positive */
+    /** @param max the bound (max_prepared_statements) */
     public ServerStatements(int max) {
-        if (max <= 0) {
-            throw new IllegalArgumentException("max_prepared_statements must be positive here: " + max);
+        bound(max);
+    }
+
+    /**
+     * Changes the bound (a RELOAD changed max_prepared_statements); the next {@link #add}
+     * evicts down to it. Names keep counting up, so a name the server still has is never reused.
+     */
+    public void bound(int max) {
+        if (max < 0) {
+            throw new IllegalArgumentException("max_prepared_statements must not be negative: " + max);
         }
         this.max = max;
     }
@@ -55,10 +63,10 @@ public final class ServerStatements {
         String name = PREFIX + (++counter);
         lru.put(key, new Prepared(name, ++seq));
         List<String> evicted = List.of();
-        if (lru.size() > max) {
+        if (lru.size() > Math.max(max, 1)) {
             evicted = new ArrayList<>(1);
             Iterator<Map.Entry<StatementKey, Prepared>> it = lru.entrySet().iterator();
-            while (lru.size() > max && it.hasNext()) {
+            while (lru.size() > Math.max(max, 1) && it.hasNext()) {
                 Map.Entry<StatementKey, Prepared> e = it.next();
                 if (e.getKey().equals(key)) {
                     continue;

@@ -124,6 +124,11 @@ public final class SessionJournal {
         return p;
     }
 
+    /** The probe could not run at this transaction's end (more was pipelined): ask at the next. */
+    public void probeLater() {
+        probe = true;
+    }
+
     private void endTransaction(boolean commit, ServerSession server) {
         if (commit) {
             for (SqlCommand c : pending) {

@@ -20,7 +20,7 @@ public record SqlCommand(Kind kind, String name, String value, boolean probe, in
         RESET_ALL("RESET"),
         /** Changes session state in a way the pooler cannot replay (set_config(.., false)...): pins. */
         UNSURE(null),
-        BEGIN("BEGIN", "START TRANSACTION"),
+        BEGIN(),
         /** COMMIT or END; a failed transaction's COMMIT answers ROLLBACK. */
         COMMIT("COMMIT", "ROLLBACK"),
         ROLLBACK("ROLLBACK"),

@@ -54,9 +54,20 @@ class StatementCachesTest {
     }
 
     @Test
-    void zeroTurnsTheServerCacheOff() {
-        assertNull(new ServerSession(0).statements());
-        assertThrows(IllegalArgumentException.class, () -> new ServerStatements(0));
+    void aReloadChangesTheBoundAndResetKeepsNamesUnique() {
+        ServerSession ss = new ServerSession(5);
+        for (int i = 0; i < 5; i++) {
+            ss.statements().add(key("q" + i));
+        }
+        ss.statements().bound(2);
+        assertEquals(4, ss.statements().add(key("new")).evicted().size());
+        assertEquals(2, ss.preparedCount());
+        ss.settings().put("a", "1");
+        ss.reset();
+        assertEquals(0, ss.preparedCount());
+        assertTrue(ss.settings().isEmpty());
+        assertEquals("sluice_7", ss.statements().add(key("x")).name());
+        assertThrows(IllegalArgumentException.class, () -> new ServerStatements(-1));
     }
 
     @Test

@@ -81,7 +81,15 @@ final class ReplyRouter {
                 completed(head, ExtendedCodec.tag(f));
                 yield head.kind == 'E';
             }
-            case 'I', 's' -> head.kind == 'E';
+            case 'I' -> head.kind == 'E';
+            case 's' -> {
+                // a row limit suspended the portal (asyncpg's fetchval): the statement ran, so
+                // what it may have created is asked about as if it had completed
+                if (head.kind == 'E' && head.action != Expected.Action.INTERNAL && head.command.probe()) {
+                    r.journal.probeLater();
+                }
+                yield head.kind == 'E';
+            }
             default -> false;
         };
         if (head.action == Expected.Action.FORWARD) {

@@ -3,6 +3,7 @@ package io.sluice.runtime;
 import io.sluice.admin.AdminContext;
 import io.sluice.admin.ConfigRow;
 import io.sluice.admin.DatabaseControl;
+import io.sluice.admin.PinnedClientRow;
 import io.sluice.admin.DatabaseRow;
 import io.sluice.admin.DnsHostRow;
 import io.sluice.admin.ListCounts;
@@ -31,6 +32,7 @@ import io.sluice.pool.ServerSnapshot;
 import io.sluice.pool.pressure.Pool;
 import io.sluice.session.ClientRegistry;
 import io.sluice.session.ClientSession;
+import io.sluice.session.state.ServerSession;
 import io.sluice.stats.DatabaseStats;
 
 import java.util.ArrayList;
@@ -144,7 +146,7 @@ final class ServerAdminContext implements AdminContext {
             ServerConnection s = c.server();
             rows.add(new SocketRow("C", c.user(), c.database(), "none", state, c.remote().address(), c.remote().port(),
                     c.local().address(), c.local().port(), c.connectTimeMillis(), c.requestTimeMillis(), waitMicros,
-                    false, c.id(), s == null ? null : s.id(), 0, "", c.applicationName(), 0, c.id(),
+                    false, c.id(), s == null ? null : s.id(), 0, "", c.applicationName(), c.preparedStatements(), c.id(),
                     SocketBuffers.NONE));
         }
         return rows;
@@ -169,7 +171,8 @@ final class ServerAdminContext implements AdminContext {
                         conn.remote().address(), conn.remote().port(), conn.local().address(), conn.local().port(),
                         conn.connectTimeMillis(), conn.requestTimeMillis(), 0,
                         server.pauseControl().closeNeeded(conn.id()), conn.id(),
-                        linkedClient.get(conn.id()), conn.backendPid(), "", conn.applicationName(), 0, conn.id(),
+                        linkedClient.get(conn.id()), conn.backendPid(), "", conn.applicationName(),
+                        conn.sessionState() instanceof ServerSession ss ? ss.preparedCount() : 0, conn.id(),
                         SocketBuffers.NONE));
             }
         }
@@ -268,6 +271,18 @@ final class ServerAdminContext implements AdminContext {
                         s.gateWaits(), s.gateBudgetExhausted(), s.anticipationNotify(), s.anticipationTimeout(),
                         s.createFallback(), s.replenishDeferred()))
                 .toList();
+    }
+
+    @Override
+    public List<PinnedClientRow> pinnedClients() {
+        List<PinnedClientRow> rows = new ArrayList<>();
+        for (ClientSession c : server.clients().pins().all()) {
+            ServerConnection s = c.server();
+            String reason = c.pinReason();
+            rows.add(new PinnedClientRow(c.database(), c.user(), c.id(), c.remote().address(), c.remote().port(),
+                    s == null ? 0 : s.id(), s == null ? 0 : s.backendPid(), reason == null ? "" : reason));
+        }
+        return rows;
     }
 
     @Override

@@ -74,6 +74,16 @@ final class Relay implements ServerListener, StatementRouter.Owner {
         return server;
     }
 
+    /** Named protocol-level statements the client has (SHOW CLIENTS prepared_statements). */
+    int preparedStatements() {
+        return router == null ? 0 : router.statements.size();
+    }
+
+    /** Why the client keeps its server between transactions, or null when it does not. */
+    String pinReason() {
+        return router != null && router.pinned() ? router.pinReason() : null;
+    }
+
     long waitingSince() {
         return waiting != null ? waitStart : 0;
     }

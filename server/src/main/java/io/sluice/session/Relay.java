@@ -302,10 +302,10 @@ final class Relay implements ServerListener, StatementRouter.Owner {
         if (router == null) {
             return false;
         }
-        if (!router.probing) {
-            pins.update(router);
+        if (!router.probing && !pins.update(router)) {
+            return true; // refused beyond max_pinned_servers: the session is closing and settled the server
         }
-        return session.state() != ClientSession.State.CLOSED && router.holdsServer();
+        return router.holdsServer();
     }
 
     @Override

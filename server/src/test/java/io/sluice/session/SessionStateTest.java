@@ -188,4 +188,23 @@ class SessionStateTest {
         s1.writeInbound(all(Wire.reply('2'), row(""), Wire.reply('s'), ready('I')));
         assertEquals(List.of(PROBE), toServer(s1), "a row limit (asyncpg's fetchval) suspends the portal");
     }
+
+    @Test
+    void aPinRefusedAtReadyForQueryClosesTheClientAndCleansItsServer() {
+        h = new SessionHarness(PoolMode.TRANSACTION, 2, 200, 1);
+        s1 = h.serverChannels.get(0);
+        s2 = h.serverChannels.get(1);
+        h.clientSends(query("select set_config('a.b', 'x', false)"));
+        s1.writeInbound(all(row("x"), complete("SELECT 1"), ready('I')));
+        SessionHarness.ClientEnd b = h.newClient();
+        b.channel().writeInbound(query("select set_config('a.b', 'y', false)"));
+        toServer(s2);
+        s2.writeInbound(all(row("y"), complete("SELECT 1"), ready('I')));
+        List<String> got = toClient(b.channel());
+        assertEquals(List.of("D", "C SELECT 1", "Z I", "E 53300"), got);
+        assertEquals(ClientSession.State.CLOSED, b.session().state());
+        assertEquals(List.of("Q DISCARD ALL"), toServer(s2));
+        s2.writeInbound(all(complete("DISCARD ALL"), ready('I')));
+        assertEquals(List.of("release"), h.leaseEnds, "the cleaned server goes back; the first pin keeps its own");
+    }
 }

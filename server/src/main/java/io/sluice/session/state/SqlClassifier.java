@@ -6,6 +6,7 @@ import io.sluice.session.state.SqlLexer.Token;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 
 /**
  * Classifies each statement of a query text (a Query message, or the text of a Parse) into the
@@ -19,14 +20,67 @@ public final class SqlClassifier {
     private SqlClassifier() {
     }
 
+    private static final List<SqlCommand> PLAIN = List.of(SqlCommand.NONE);
+    private static final String[] PLAIN_VERBS = {"select", "insert", "update", "delete", "values", "table", "with"};
+    private static final String[] TRIGGERS = {"temp", "hold", "advisory", "set_config"};
+
     /** One command per non-empty statement, in order (as the server answers them). */
     public static List<SqlCommand> classify(String sql) {
+        if (plain(sql)) {
+            return PLAIN;
+        }
         List<Statement> statements = SqlLexer.statements(sql);
         List<SqlCommand> out = new ArrayList<>(statements.size());
         for (Statement s : statements) {
             out.add(classify(sql, s));
         }
         return out;
+    }
+
+    /**
+     * The hot path: one ordinary DML/SELECT statement that mentions none of the words that could
+     * make it interesting, decided with one pass over the text and no tokens. A false "not plain"
+     * only costs the full tokenizer.
+     */
+    static boolean plain(String sql) {
+        int n = sql.length();
+        int i = 0;
+        while (i < n && Character.isWhitespace(sql.charAt(i))) {
+            i++;
+        }
+        int start = i;
+        while (i < n && Character.isLetter(sql.charAt(i))) {
+            i++;
+        }
+        if (i == start || i < n && !Character.isWhitespace(sql.charAt(i)) && sql.charAt(i) != '(') {
+            return false;
+        }
+        String verb = sql.substring(start, i).toLowerCase(Locale.ROOT);
+        boolean known = false;
+        for (String v : PLAIN_VERBS) {
+            known |= v.equals(verb);
+        }
+        if (!known) {
+            return false;
+        }
+        int end = n;
+        while (end > 0 && (Character.isWhitespace(sql.charAt(end - 1)) || sql.charAt(end - 1) == ';')) {
+            end--;
+        }
+        if (sql.lastIndexOf(';', end - 1) >= 0) {
+            return false; // perhaps several statements
+        }
+        for (int k = i; k < end; k++) {
+            char c = sql.charAt(k);
+            if (c == 't' || c == 'T' || c == 'h' || c == 'H' || c == 'a' || c == 'A' || c == 's' || c == 'S') {
+                for (String w : TRIGGERS) {
+                    if (sql.regionMatches(true, k, w, 0, w.length())) {
+                        return false;
+                    }
+                }
+            }
+        }
+        return true;
     }
 
     static SqlCommand classify(String sql, Statement s) {

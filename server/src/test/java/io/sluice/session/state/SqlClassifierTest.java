@@ -113,4 +113,19 @@ class SqlClassifierTest {
         assertFalse(Kind.SET.matches("SELECT 1"));
         assertTrue(Kind.OTHER.matches("anything"));
     }
+
+    @Test
+    void thePlainFastPathAgreesWithTheTokenizer() {
+        for (String sql : List.of("SELECT abalance FROM pgbench_accounts WHERE aid = $1", "select 1;",
+                "insert into t values (1), (2)", "UPDATE t SET a = 1", "with x as (select 1) select * from x")) {
+            assertTrue(SqlClassifier.plain(sql), sql);
+            assertEquals(1, SqlClassifier.classify(sql).size());
+        }
+        for (String sql : List.of("select 1; select 2", "select pg_advisory_lock(1)", "select * into temp t from x",
+                "select set_config('a', 'b', false)", "SET x = 1", "-- c\nselect 1", "select 'a;b'",
+                "listen x", "declare c cursor with hold for select 1")) {
+            assertFalse(SqlClassifier.plain(sql), sql);
+        }
+        assertEquals(2, SqlClassifier.classify("select 1; select 2").size());
+    }
 }

@@ -87,6 +87,9 @@ public interface AdminContext {
 
     List<PoolCoordinatorRow> poolCoordinators();
 
+    /** SHOW PINNED_CLIENTS: clients that keep their server in transaction/statement pooling. */
+    List<PinnedClientRow> pinnedClients();
+
     PauseMode pauseMode();
 
     /** True once any SHUTDOWN (or SIGTERM/SIGINT shutdown) is in progress. */

@@ -50,7 +50,7 @@ public final class ShowTables {
                 config(), databases(), pools(), SocketTables.clients(), SocketTables.servers(), users(),
                 version(), peers(), peerPools(), fds(), SocketTables.sockets(), SocketTables.activeSockets(),
                 lists(), mem(), state(), dnsHosts(), dnsZones(), StatsTables.stats(), StatsTables.statsTotals(),
-                StatsTables.statsAverages(), StatsTables.totals(), poolScaling(), poolCoordinator())) {
+                StatsTables.statsAverages(), StatsTables.totals(), poolScaling(), poolCoordinator(), pinnedClients())) {
             m.put(t.name().toLowerCase(Locale.ROOT), t);
         }
         return Collections.unmodifiableMap(m);
@@ -231,6 +231,19 @@ public final class ShowTables {
                 .int8("antic_timeout", PoolScalingRow::anticipationTimeout)
                 .int8("create_fallback", PoolScalingRow::createFallback)
                 .int8("replenish_def", PoolScalingRow::replenishDeferred);
+    }
+
+    /** Sluice's own: never a column in PgBouncer's tables, which collectors read by position. */
+    private static ShowTable<PinnedClientRow> pinnedClients() {
+        return ShowTable.<PinnedClientRow>of("PINNED_CLIENTS", AdminContext::pinnedClients)
+                .text("database", PinnedClientRow::database)
+                .text("user", PinnedClientRow::user)
+                .int8("client_id", PinnedClientRow::clientId)
+                .text("addr", PinnedClientRow::addr)
+                .int4("port", PinnedClientRow::port)
+                .int8("server_id", PinnedClientRow::serverId)
+                .int4("remote_pid", PinnedClientRow::remotePid)
+                .text("reason", PinnedClientRow::reason);
     }
 
     private static ShowTable<PoolCoordinatorRow> poolCoordinator() {

@@ -45,6 +45,8 @@ public final class ServerConnection extends ChannelInboundHandlerAdapter impleme
     private long requestTimeMillis;
     private String clientApplicationName = "";
     private String checkQuery = "";
+    /** What the session layer knows of this server's session (statements it prepared, settings); opaque here. */
+    private Object sessionState;
 
     public ServerConnection(Channel channel, BackendTarget target, String database, ServerLogin login) {
         this.channel = channel;
@@ -115,6 +117,18 @@ public final class ServerConnection extends ChannelInboundHandlerAdapter impleme
 
     public Map<String, String> params() {
         return params;
+    }
+
+    /**
+     * The session layer's record of this server's session state, kept with the connection so it
+     * lives and dies with it; null until a session sets it.
+     */
+    public Object sessionState() {
+        return sessionState;
+    }
+
+    public void sessionState(Object state) {
+        this.sessionState = state;
     }
 
     public long connectTimeMillis() {

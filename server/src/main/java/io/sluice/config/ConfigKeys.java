@@ -158,6 +158,8 @@ public final class ConfigKeys {
         rows.add(sluice("scaling_fast_retries", INT, "10"));
         rows.add(sluice("scaling_max_parallel_creates", INT, "2"));
         rows.add(sluice("scaling_warm_pool_ratio", INT, "20"));
+        // --- Sluice's session state in transaction pooling (docs/configuration.md); 0 = no bound ---
+        rows.add(sluice("max_pinned_servers", INT, "0"));
         // --- Sluice's Prometheus endpoint (docs/monitoring.md); port 0 = off; bound at start only ---
         rows.add(new ConfigKey("prometheus_listen_addr", STRING, "127.0.0.1", F, S, List.of(), Origin.SLUICE));
         rows.add(new ConfigKey("prometheus_listen_port", INT, "0", F, S, List.of(), Origin.SLUICE));

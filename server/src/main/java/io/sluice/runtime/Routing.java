@@ -72,7 +72,9 @@ public final class Routing {
                 u.flatMap(UserEntry::clientIdleTimeout).map(Duration::toNanos).orElse(s.nanos("client_idle_timeout")),
                 u.flatMap(UserEntry::transactionTimeout).map(Duration::toNanos).orElse(s.nanos("transaction_timeout")),
                 rules.maxDbClientConnections(db),
-                rules.maxUserClientConnections(user)));
+                rules.maxUserClientConnections(user),
+                s.intValue("max_prepared_statements"),
+                s.intValue("max_pinned_servers")));
     }
 
     /** {@code database} has no [databases] entry of its own and is served through {@code *}. */

@@ -3,6 +3,7 @@ package io.sluice.runtime;
 import io.sluice.admin.AdminContext;
 import io.sluice.admin.ConfigRow;
 import io.sluice.admin.DatabaseControl;
+import io.sluice.admin.PinnedClientRow;
 import io.sluice.admin.DatabaseRow;
 import io.sluice.admin.DnsHostRow;
 import io.sluice.admin.ListCounts;
@@ -30,6 +31,7 @@ import io.sluice.pool.ServerSnapshot;
 import io.sluice.pool.pressure.Pool;
 import io.sluice.session.ClientRegistry;
 import io.sluice.session.ClientSession;
+import io.sluice.session.state.ServerSession;
 import io.sluice.stats.DatabaseStats;
 
 import java.util.ArrayList;
@@ -163,7 +165,7 @@ final class ServerAdminContext implements AdminContext {
             rows.add(new SocketRow("C", c.user(), c.database(), c.replication().word(), state, c.remote().address(), c.remote().port(),
                     c.local().address(), c.local().port(), c.connectTimeMillis(), c.requestTimeMillis(), waitMicros,
                     false, c.id(), s == null ? null : s.id(), 0, c.tls() == null ? "" : c.tls().describe(),
-                    c.applicationName(), 0, c.id(),
+                    c.applicationName(), c.preparedStatements(), c.id(),
                     SocketBuffers.NONE));
         }
         return rows;
@@ -204,7 +206,8 @@ final class ServerAdminContext implements AdminContext {
                 conn.remote().address(), conn.remote().port(), conn.local().address(), conn.local().port(),
                 conn.connectTimeMillis(), conn.requestTimeMillis(), 0,
                 server.pauseControl().closeNeeded(conn.id()), conn.id(),
-                link, conn.backendPid(), tlsText(conn), conn.applicationName(), 0, conn.id(), SocketBuffers.NONE);
+                link, conn.backendPid(), tlsText(conn), conn.applicationName(),
+                conn.sessionState() instanceof ServerSession ss ? ss.preparedCount() : 0, conn.id(), SocketBuffers.NONE);
     }
 
     private static String tlsText(ServerConnection conn) {
@@ -304,6 +307,18 @@ final class ServerAdminContext implements AdminContext {
                         s.gateWaits(), s.gateBudgetExhausted(), s.anticipationNotify(), s.anticipationTimeout(),
                         s.createFallback(), s.replenishDeferred()))
                 .toList();
+    }
+
+    @Override
+    public List<PinnedClientRow> pinnedClients() {
+        List<PinnedClientRow> rows = new ArrayList<>();
+        for (ClientSession c : server.clients().pins().all()) {
+            ServerConnection s = c.server();
+            String reason = c.pinReason();
+            rows.add(new PinnedClientRow(c.database(), c.user(), c.id(), c.remote().address(), c.remote().port(),
+                    s == null ? 0 : s.id(), s == null ? 0 : s.backendPid(), reason == null ? "" : reason));
+        }
+        return rows;
     }
 
     @Override

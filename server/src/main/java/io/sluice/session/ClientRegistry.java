@@ -25,10 +25,16 @@ public final class ClientRegistry {
     private final Set<ClientSession> login = new LinkedHashSet<>();
     private final Map<PoolKey, EnumMap<ClientSession.State, Set<ClientSession>>> pools = new LinkedHashMap<>();
     private final CancelKeys<ClientSession> cancelKeys = new CancelKeys<>();
+    private final PinnedClients pins = new PinnedClients();
     /** What {@link #loggedIn} counted for each client: {database, user}. */
     private final Map<ClientSession, String[]> counted = new HashMap<>();
     private final Map<String, Integer> perDatabase = new HashMap<>();
     private final Map<String, Integer> perUser = new HashMap<>();
+
+    /** Clients that keep their server between transactions (transaction and statement pooling). */
+    public PinnedClients pins() {
+        return pins;
+    }
 
     void add(ClientSession s) {
         byId.put(s.id(), s);

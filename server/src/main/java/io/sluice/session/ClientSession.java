@@ -133,6 +133,16 @@ public final class ClientSession extends ChannelInboundHandlerAdapter {
         return replication;
     }
 
+    /** Named protocol-level statements Sluice keeps for this client (transaction/statement pooling). */
+    public int preparedStatements() {
+        return relay == null ? 0 : relay.preparedStatements();
+    }
+
+    /** What pins this client to its server (e.g. "listen=1"), or null when it is not pinned. */
+    public String pinReason() {
+        return relay == null ? null : relay.pinReason();
+    }
+
     public long connectTimeMillis() {
         return connectTimeMillis;
     }

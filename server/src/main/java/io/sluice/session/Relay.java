@@ -3,6 +3,7 @@ package io.sluice.session;
 import io.netty.channel.Channel;
 import io.sluice.backend.ServerConnection;
 import io.sluice.backend.ServerListener;
+import io.sluice.config.PoolMode;
 import io.sluice.log.Log;
 import io.sluice.pool.CheckoutFailure;
 import io.sluice.pool.Lease;
@@ -20,9 +21,11 @@ import java.util.ArrayDeque;
  * backpressure: the server stops reading while the client is not writable, and the client stops
  * reading while the server is not writable (COPY FROM STDIN into a stalled backend) or while it
  * queues more than {@link #PENDING_LIMIT} waiting for a server. Checks a server out on the first
- * message, counts Sync/Query boundaries, and releases per {@link ReleasePolicy}. Event loop only.
+ * message, counts Sync/Query boundaries, and releases per {@link ReleasePolicy}. In transaction
+ * and statement pooling every message goes through a {@link StatementRouter}, which keeps the
+ * client's session (named statements, SET, pins) whole across servers. Event loop only.
  */
-final class Relay implements ServerListener {
+final class Relay implements ServerListener, StatementRouter.Owner {
     /**
      * Bytes a client may queue while it waits for a server before Sluice stops reading from it.
      * A waiting client normally has sent its whole request already; pausing on every wait would
@@ -40,6 +43,9 @@ final class Relay implements ServerListener {
     private final ReadGate gate;
     private final RelayTimeouts timeouts;
     private final ReleasePolicy policy;
+    /** Null in session pooling, where the server never changes under the client. */
+    private final StatementRouter router;
+    private final PinGuard pins;
     private final ArrayDeque<Frame> pending = new ArrayDeque<>();
     private long pendingBytes;
     private Lease lease;
@@ -61,10 +67,23 @@ final class Relay implements ServerListener {
         this.gate = gate;
         this.timeouts = new RelayTimeouts(session, route, timers);
         this.policy = new ReleasePolicy(route.mode(), route.resetAlways());
+        this.router = route.mode() == PoolMode.SESSION ? null : new StatementRouter(client, this, stats,
+                route.maxPreparedStatements(), session.context().settings().trackedParameters());
+        this.pins = new PinGuard(session, route);
     }
 
     ServerConnection server() {
         return server;
+    }
+
+    /** Named protocol-level statements the client has (SHOW CLIENTS prepared_statements). */
+    int preparedStatements() {
+        return router == null ? 0 : router.statements.size();
+    }
+
+    /** Why the client keeps its server between transactions, or null when it does not. */
+    String pinReason() {
+        return router != null && router.pinned() ? router.pinReason() : null;
     }
 
     long waitingSince() {
@@ -109,6 +128,10 @@ final class Relay implements ServerListener {
         if (server != null && session.state() == ClientSession.State.ACTIVE) {
             server.flush();
         }
+        if (router != null && router.wroteClient) {
+            router.wroteClient = false;
+            client.flush();
+        }
     }
 
     private void forward(Frame frame) {
@@ -124,7 +147,11 @@ final class Relay implements ServerListener {
             case 'd', 'c', 'f', Frame.CONTINUATION -> { }
             default -> unsynced = true;
         }
-        server.write(frame);
+        if (router != null) {
+            router.toServer(frame);
+        } else {
+            server.write(frame);
+        }
         if (!server.isWritable()) {
             // The server takes no more for now: stop reading the client until it drains. Hold
             // before flushing: a flush that drains the buffer reports writability at once.
@@ -198,6 +225,9 @@ final class Relay implements ServerListener {
                 }
             });
         }
+        if (router != null) {
+            router.attached(server);
+        }
         session.moveTo(ClientSession.State.ACTIVE);
         Frame f;
         while ((f = pending.poll()) != null) {
@@ -218,6 +248,10 @@ final class Relay implements ServerListener {
         if (frame.type() == 'S') {
             params.serverReported(frame);
         }
+        if (router != null) {
+            router.replies.fromServer(frame);
+            return;
+        }
         client.write(frame.bytes().retain());
         frame.release();
     }
@@ -231,7 +265,16 @@ final class Relay implements ServerListener {
                     "transaction blocks not allowed in statement pooling mode");
             return;
         }
-        onServerFrame(frame);
+        if (router != null) {
+            if (stats != null) {
+                stats.add(DatabaseStats.SENT, frame.length());
+            }
+            if (!router.replies.fromServer(frame)) {
+                return; // the end of a query of Sluice's own
+            }
+        } else {
+            onServerFrame(frame);
+        }
         if (pendingSyncs > 0) {
             pendingSyncs--;
         }
@@ -249,7 +292,7 @@ final class Relay implements ServerListener {
                 stats.transaction(xact / 1000);
             }
             session.context().transactionDone(route.poolKey(), xact);
-            if (policy.releaseAt(status)) {
+            if (policy.releaseAt(status) && !holdsServer()) {
                 client.flush();
                 releaseServer();
                 return;
@@ -259,6 +302,33 @@ final class Relay implements ServerListener {
             }
         }
         armIdleTimers();
+    }
+
+    /** The router keeps the server: a probe is out or the session is pinned (within max_pinned_servers). */
+    private boolean holdsServer() {
+        if (router == null) {
+            return false;
+        }
+        if (!router.probing && !pins.update(router)) {
+            return true; // refused beyond max_pinned_servers: the session is closing and settled the server
+        }
+        return router.holdsServer();
+    }
+
+    @Override
+    public void probeDone() {
+        if (server == null || pendingSyncs > 0 || unsynced || server.inTransaction()) {
+            return; // the client went on; its next ReadyForQuery decides
+        }
+        if (policy.releaseAt(TransactionStatus.IDLE) && !holdsServer() && server != null) {
+            client.flush();
+            releaseServer();
+        }
+    }
+
+    @Override
+    public void desync(String why) {
+        session.fail(PgError.fatal(SqlState.PROTOCOL_VIOLATION, "server conn crashed?"), "protocol out of step: " + why);
     }
 
     @Override
@@ -306,6 +376,9 @@ final class Relay implements ServerListener {
         lease = null;
         gate.release(ReadGate.SERVER_FULL);
         session.moveTo(ClientSession.State.IDLE);
+        if (router != null) {
+            router.detached();
+        }
         s.unlink();
         session.context().afterCancels(s, () -> returnServer(s, l));
         if (!pending.isEmpty()) {
@@ -327,6 +400,7 @@ final class Relay implements ServerListener {
         }
         s.runInternal(q, ok -> {
             if (ok) {
+                ServerSync.serverReset(s);
                 l.release();
             } else {
                 l.discard("reset query failed");
@@ -376,9 +450,21 @@ final class Relay implements ServerListener {
         Lease l = lease;
         server = null;
         lease = null;
+        boolean pinned = false;
+        if (router != null) {
+            pins.left();
+            pinned = router.pinned() || router.probing;
+            router.detached();
+        }
         s.unlink();
         switch (policy.onClientGone(pendingSyncs > 0 || unsynced, s.inTransaction(), s.isOpen())) {
-            case RETURN -> session.context().afterCancels(s, () -> returnServer(s, l));
+            case RETURN -> {
+                if (pinned) {
+                    PinGuard.discardSession(s, l);
+                } else {
+                    session.context().afterCancels(s, () -> returnServer(s, l));
+                }
+            }
             case CLOSE -> l.discard(ReleasePolicy.NOT_READY);
         }
     }

@@ -7,6 +7,9 @@ import io.sluice.pool.PoolKey;
 /**
  * Where a logged-in client's queries go and the per-pool rules its session follows, resolved
  * from [databases], [users] and the global settings. Durations in nanoseconds, 0 = off.
+ * {@code maxPreparedStatements}: per-server statement cache in transaction/statement pooling
+ * (0 = client names pass through); {@code maxPinnedServers}: how many of the pool's servers
+ * pinned clients may keep (0 = no bound).
  */
 public record Route(
         PoolKey poolKey,
@@ -18,5 +21,7 @@ public record Route(
         long clientIdleTimeout,
         long transactionTimeout,
         int maxDbClientConnections,
-        int maxUserClientConnections) {
+        int maxUserClientConnections,
+        int maxPreparedStatements,
+        int maxPinnedServers) {
 }

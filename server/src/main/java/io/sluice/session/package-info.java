@@ -22,6 +22,14 @@
  * queues more than 64 KiB waiting for a server, and while a console command runs. Frames a
  * decoder already produced when reading stops are relayed, at most one read's worth.
  *
+ * <p>In transaction and statement pooling the relay hands every message to a
+ * {@link io.sluice.session.StatementRouter} (client to server) and
+ * {@link io.sluice.session.ReplyRouter} (server to client), which keep the client's session
+ * whole across servers using the pure model in {@code session.state}: named statements under
+ * per-server names, SET and SQL PREPARE replayed on a new server ({@link io.sluice.session.ServerSync}),
+ * pins for state that cannot move ({@link io.sluice.session.PinGuard}). One ordered queue of
+ * owed answers keeps pipelines in order.
+ *
  * <p>A client that leaves while its server runs a query or holds an open transaction takes that
  * server with it ("client disconnect while server was not ready"), as PgBouncer does: rolling
  * back would keep the departed session's named statements and settings for the next client.

@@ -153,6 +153,11 @@ class FakeAdminContext implements AdminContext, DatabaseControl {
     }
 
     @Override
+    public List<PinnedClientRow> pinnedClients() {
+        return List.of(new PinnedClientRow("app", "alice", 7, "127.0.0.1", 40000, 3, 4242, "listen=1"));
+    }
+
+    @Override
     public List<PoolCoordinatorRow> poolCoordinators() {
         return List.of(new PoolCoordinatorRow("app", 50, 10, 5, 1, 2, 3, 4));
     }

@@ -26,7 +26,9 @@ class ShowColumnsGoldenTest {
             "POOL_SCALING", "user:25,database:25,inflight:20,creates:20,gate_waits:20,gate_budget_ex:20,"
                     + "antic_notify:20,antic_timeout:20,create_fallback:20,replenish_def:20",
             "POOL_COORDINATOR", "database:25,max_db_conn:20,current:20,reserve_size:20,reserve_used:20,"
-                    + "evictions:20,reserve_acq:20,exhaustions:20");
+                    + "evictions:20,reserve_acq:20,exhaustions:20",
+            "PINNED_CLIENTS", "database:25,user:25,client_id:20,addr:25,port:23,server_id:20,remote_pid:23,"
+                    + "reason:25");
 
     private final ConsoleRunner runner = new ConsoleRunner();
 

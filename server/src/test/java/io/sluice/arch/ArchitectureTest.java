@@ -62,6 +62,19 @@ class ArchitectureTest {
                 .check(classes);
     }
 
+    /** session.state is pure: the wire model and util, no Netty, nothing of the session around it. */
+    @org.junit.jupiter.api.Test
+    void sessionStateIsPure() {
+        String[] forbidden = Stream.concat(
+                        ALL.stream().filter(p -> !p.equals("proto") && !p.equals("util") && !p.equals("session"))
+                                .map(p -> "io.sluice." + p + ".."),
+                        Stream.of("io.sluice.session", "io.netty.."))
+                .toArray(String[]::new);
+        noClasses().that().resideInAPackage("io.sluice.session.state..")
+                .should().dependOnClassesThat().resideInAnyPackage(forbidden)
+                .check(classes);
+    }
+
     @ParameterizedTest
     @MethodSource("poolLayers")
     void poolLayersPointInward(String pkg, String[] forbidden) {

@@ -98,7 +98,8 @@ class ConfigKeysGoldenTest {
                 "min_connection_lifetime", "30", "min_guaranteed_pool_size", "0",
                 "db_reserve_pool_size", "0", "db_reserve_pool_timeout", "0");
         List<ConfigKey> sluice = ConfigKeys.all().stream()
-                .filter(k -> k.origin() == ConfigKey.Origin.SLUICE && !k.name().startsWith("prometheus_")).toList();
+                .filter(k -> k.origin() == ConfigKey.Origin.SLUICE && !k.name().startsWith("prometheus_")
+                        && !k.name().equals("max_pinned_servers")).toList();
         assertThat(sluice).hasSize(8).allSatisfy(k -> {
             assertThat(k.defaultValue()).isEqualTo(expected.get(k.name()));
             assertThat(k.changeable()).isTrue();
@@ -114,6 +115,15 @@ class ConfigKeysGoldenTest {
         assertThat(ConfigKeys.get("prometheus_listen_addr").defaultValue()).isEqualTo("127.0.0.1");
         assertThat(ConfigKeys.get("prometheus_listen_port").changeable()).isFalse();
         assertThat(ConfigKeys.get("prometheus_listen_port").origin()).isEqualTo(ConfigKey.Origin.SLUICE);
+    }
+
+    @Test
+    void pinnedServerCapIsSluicesOwnReloadableAndOffByDefault() {
+        ConfigKey k = ConfigKeys.get("max_pinned_servers");
+        assertThat(k.origin()).isEqualTo(ConfigKey.Origin.SLUICE);
+        assertThat(k.defaultValue()).isEqualTo("0");
+        assertThat(k.type()).isEqualTo(KeyType.INT);
+        assertThat(k.changeable()).isTrue();
     }
 
     @Test

@@ -44,7 +44,7 @@ class RelayTest {
         assertEquals("CZ", drain(h.client));
         assertEquals(List.of(), h.leaseEnds, "inside a transaction the server stays linked");
         h.clientSends(Encoders.query(ALLOC, "commit"));
-        h.serverAnswers(TransactionStatus.IDLE);
+        h.serverAnswers("COMMIT", TransactionStatus.IDLE);
         assertEquals(List.of("release"), h.leaseEnds);
         assertEquals(ClientSession.State.IDLE, h.session.state());
         assertNull(h.session.server());

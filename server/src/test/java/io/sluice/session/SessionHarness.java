@@ -34,8 +34,9 @@ import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
 
 /**
- * A client session and one server connection, each on a Netty {@link EmbeddedChannel}, wired
- * through a {@link SessionContext} whose pool hands out that one server. Time is virtual.
+ * Client sessions and server connections, each on a Netty {@link EmbeddedChannel}, wired
+ * through a {@link SessionContext} whose pool hands out its servers in order (the first one not
+ * leased), queueing checkouts while all are leased. Time is virtual.
  */
 class SessionHarness implements SessionContext {
     static final ByteBufAllocator ALLOC = ByteBufAllocator.DEFAULT;
@@ -43,21 +44,25 @@ class SessionHarness implements SessionContext {
     final ClientRegistry clients = new ClientRegistry();
     final EmbeddedChannel client;
     final ClientSession session;
-    final EmbeddedChannel serverChannel = new EmbeddedChannel();
+    final EmbeddedChannel serverChannel;
     final ServerConnection server;
+    final List<EmbeddedChannel> serverChannels = new ArrayList<>();
+    final List<ServerConnection> servers = new ArrayList<>();
     final List<String> leaseEnds = new ArrayList<>();
+    private final java.util.Set<ServerConnection> leased = new java.util.HashSet<>();
+    private final java.util.ArrayDeque<Waiter> waiters = new java.util.ArrayDeque<>();
     private final Route route;
     private final DatabaseStats stats = new DatabaseStats("db");
     private final Config config;
     int checkouts;
-    /** The BackendKeyData the client got at login: {pid, secret}. */
+    /** The BackendKeyData the first client got at login: {pid, secret}. */
     int[] cancelKey;
     /** A checkout not answered yet when {@link Config#holdCheckouts} is set. */
     Waiter held;
-    /** What {@link Lease#closeNeeded()} answers for the one server. */
+    /** What {@link Lease#closeNeeded()} answers for the servers. */
     boolean closeNeeded;
 
-    /** Timeouts (nanoseconds, 0 = off) and other knobs, fixed before the client logs in. */
+    /** Timeouts (nanoseconds, 0 = off), pool shape and other knobs, fixed before the client logs in. */
     static final class Config {
         long queryTimeout;
         long idleTransactionTimeout;
@@ -67,15 +72,23 @@ class SessionHarness implements SessionContext {
         boolean serverFastClose;
         /** Checkouts wait in {@link #held} until {@link #grantHeld()} instead of being granted at once. */
         boolean holdCheckouts;
+        int servers = 1;
+        int maxPrepared = 200;
+        int maxPinned;
     }
 
     SessionHarness(PoolMode mode) {
-        this(mode, 0);
+        this(mode, new Config());
     }
 
     /** {@code queryTimeoutNanos}: the route's query_timeout (0 = off). */
     SessionHarness(PoolMode mode, long queryTimeoutNanos) {
         this(mode, withQueryTimeout(queryTimeoutNanos));
+    }
+
+    /** {@code servers} connections in the pool; the route's max_prepared_statements and max_pinned_servers. */
+    SessionHarness(PoolMode mode, int servers, int maxPrepared, int maxPinned) {
+        this(mode, shaped(servers, maxPrepared, maxPinned));
     }
 
     private static Config withQueryTimeout(long nanos) {
@@ -84,31 +97,59 @@ class SessionHarness implements SessionContext {
         return c;
     }
 
+    private static Config shaped(int servers, int maxPrepared, int maxPinned) {
+        Config c = new Config();
+        c.servers = servers;
+        c.maxPrepared = maxPrepared;
+        c.maxPinned = maxPinned;
+        return c;
+    }
+
     SessionHarness(PoolMode mode, Config config) {
         this.config = config;
         route = new Route(new PoolKey("db", "u"), mode, "DISCARD ALL", false, config.queryTimeout,
-                config.idleTransactionTimeout, config.clientIdleTimeout, config.transactionTimeout, 0, 0);
+                config.idleTransactionTimeout, config.clientIdleTimeout, config.transactionTimeout, 0, 0,
+                config.maxPrepared, config.maxPinned);
         var target = new BackendTarget("127.0.0.1", 5432, Map.of(), BackendCredentials.none("u"), null, 0);
-        server = new ServerConnection(serverChannel, target, "db", new ServerLogin(BackendCredentials.none("u"),
-                c -> { }, (s, m) -> { throw new AssertionError(m); }, (s, m) -> { throw new AssertionError(m); }));
-        serverChannel.pipeline().addLast(new FrameDecoder(1 << 30, "Dd"), server);
-        serverChannel.writeInbound(concat(Encoders.authentication(ALLOC, 0, new byte[0]),
-                Encoders.readyForQuery(ALLOC, TransactionStatus.IDLE)));
-        session = new ClientSession(this, false);
-        client = new EmbeddedChannel(new StartupDecoder(4096), session);
-        client.writeInbound(Encoders.startup(ALLOC, Map.of("user", "u", "database", "db")));
+        for (int i = 0; i < config.servers; i++) {
+            EmbeddedChannel ch = new EmbeddedChannel();
+            ServerConnection s = new ServerConnection(ch, target, "db", new ServerLogin(BackendCredentials.none("u"),
+                    c -> { }, (x, m) -> { throw new AssertionError(m); }, (x, m) -> { throw new AssertionError(m); }));
+            ch.pipeline().addLast(new FrameDecoder(1 << 30, "Dd"), s);
+            ch.writeInbound(concat(Encoders.authentication(ALLOC, 0, new byte[0]),
+                    Encoders.readyForQuery(ALLOC, TransactionStatus.IDLE)));
+            serverChannels.add(ch);
+            this.servers.add(s);
+        }
+        serverChannel = serverChannels.get(0);
+        server = this.servers.get(0);
+        ClientEnd first = newClient();
+        session = first.session();
+        client = first.channel();
+    }
+
+    /** A client end: its channel (inbound = what it sends) and its session. */
+    record ClientEnd(EmbeddedChannel channel, ClientSession session) {
+    }
+
+    /** Another client, logged in and greeted (the greeting drained). */
+    ClientEnd newClient() {
+        ClientSession s = new ClientSession(this, false);
+        EmbeddedChannel ch = new EmbeddedChannel(new StartupDecoder(4096), s);
+        ch.writeInbound(Encoders.startup(ALLOC, Map.of("user", "u", "database", "db")));
         ByteBuf b;
-        while ((b = client.readOutbound()) != null) {
+        while ((b = ch.readOutbound()) != null) {
             while (b.readableBytes() >= 5) {
                 byte type = b.readByte();
                 int len = b.readInt() - 4;
-                if (type == 'K') {
+                if (type == 'K' && cancelKey == null) {
                     cancelKey = new int[] {b.getInt(b.readerIndex()), b.getInt(b.readerIndex() + 4)};
                 }
                 b.skipBytes(len);
             }
             b.release();
         }
+        return new ClientEnd(ch, s);
     }
 
     static ByteBuf concat(ByteBuf... parts) {
@@ -131,7 +172,12 @@ class SessionHarness implements SessionContext {
 
     /** What the server side answers to one simple query: CommandComplete, then ReadyForQuery. */
     void serverAnswers(TransactionStatus status) {
-        serverChannel.writeInbound(concat(Encoders.commandComplete(ALLOC, "SELECT 1"),
+        serverAnswers("SELECT 1", status);
+    }
+
+    /** The same with a CommandComplete tag of the statement's kind (the router checks SET, COMMIT...). */
+    void serverAnswers(String tag, TransactionStatus status) {
+        serverChannel.writeInbound(concat(Encoders.commandComplete(ALLOC, tag),
                 Encoders.readyForQuery(ALLOC, status)));
     }
 
@@ -148,9 +194,9 @@ class SessionHarness implements SessionContext {
 
     @Override
     public SessionSettings settings() {
-        return new SessionSettings(AuthMethod.TRUST, Optional.empty(), Set.of(), Set.of(), 100, 0, Set.of(), Set.of("application_name"),
-                false, false, false, false, false, Integer.MAX_VALUE, 6432, config.queryWaitNotify,
-                config.serverFastClose);
+        return new SessionSettings(AuthMethod.TRUST, Optional.empty(), Set.of(), Set.of(), 100, 0, Set.of(),
+                Set.of("application_name"), false, false, false, false, false, Integer.MAX_VALUE, 6432,
+                config.queryWaitNotify, config.serverFastClose);
     }
 
     @Override
@@ -174,12 +220,12 @@ class SessionHarness implements SessionContext {
     }
 
     @Override
-    public void lookupUser(String database, String user, BooleanSupplier alive, Consumer<UserLookup> done) {
-        done.accept(new UserLookup.Known(""));
+    public void rememberScramKeys(String user, byte[] clientKey, byte[] serverKey) {
     }
 
     @Override
-    public void rememberScramKeys(String user, byte[] clientKey, byte[] serverKey) {
+    public void lookupUser(String database, String user, BooleanSupplier alive, Consumer<UserLookup> done) {
+        done.accept(new UserLookup.Known(""));
     }
 
     @Override
@@ -187,24 +233,51 @@ class SessionHarness implements SessionContext {
         checkouts++;
         if (config.holdCheckouts) {
             held = waiter;
-        } else {
-            grant(waiter);
+            return;
         }
+        grantFirstFree(waiter);
     }
 
     void grantHeld() {
         Waiter w = held;
         held = null;
-        grant(w);
+        grantFirstFree(w);
     }
 
-    private void grant(Waiter waiter) {
+    private void grantFirstFree(Waiter waiter) {
+        for (ServerConnection s : servers) {
+            if (!leased.contains(s) && s.isOpen()) {
+                grant(waiter, s);
+                return;
+            }
+        }
+        waiters.add(waiter);
+    }
+
+    private void serveWaiters() {
+        for (ServerConnection s : servers) {
+            if (leased.contains(s) || !s.isOpen()) {
+                continue;
+            }
+            Waiter next;
+            while ((next = waiters.poll()) != null && !next.isAlive()) {
+                // gone while it waited
+            }
+            if (next == null) {
+                return;
+            }
+            grant(next, s);
+        }
+    }
+
+    private void grant(Waiter waiter, ServerConnection chosen) {
+        leased.add(chosen);
         waiter.granted(new Lease() {
             private boolean ended;
 
             @Override
             public ServerHandle server() {
-                return server;
+                return chosen;
             }
 
             @Override
@@ -213,14 +286,14 @@ class SessionHarness implements SessionContext {
             }
 
             @Override
-            public void discard(String reason) {
-                end("discard: " + reason);
-                server.close(reason);
+            public boolean closeNeeded() {
+                return closeNeeded;
             }
 
             @Override
-            public boolean closeNeeded() {
-                return closeNeeded;
+            public void discard(String reason) {
+                end("discard: " + reason);
+                chosen.close(reason);
             }
 
             private void end(String how) {
@@ -229,17 +302,10 @@ class SessionHarness implements SessionContext {
                 }
                 ended = true;
                 leaseEnds.add(how);
+                leased.remove(chosen);
+                serveWaiters();
             }
         });
-    }
-
-    /** The startup parameters a replication client's dedicated server was opened with; it gets {@link #server}. */
-    Map<String, String> replicationStartup;
-
-    @Override
-    public void connectReplication(PoolKey key, Map<String, String> startup, ServerConnector.Callback callback) {
-        replicationStartup = startup;
-        callback.connected(server);
     }
 
     @Override
@@ -269,6 +335,15 @@ class SessionHarness implements SessionContext {
     @Override
     public int ownUid() {
         return -1;
+    }
+
+    /** The startup parameters a replication client's dedicated server was opened with; it gets {@link #server}. */
+    Map<String, String> replicationStartup;
+
+    @Override
+    public void connectReplication(PoolKey key, Map<String, String> startup, ServerConnector.Callback callback) {
+        replicationStartup = startup;
+        callback.connected(server);
     }
 
     @Override

@@ -1,0 +1,114 @@
+package io.sluice.proto.codec;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufAllocator;
+import io.netty.buffer.CompositeByteBuf;
+import io.sluice.proto.Frame;
+import io.sluice.proto.ProtocolException;
+
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Reading and writing the extended-protocol messages the pooler rewrites when it keeps
+ * prepared statements per server (Parse, Bind, Describe, Close, Query, and the replies it answers
+ * itself). Names and query text are read byte for byte (ISO-8859-1), so whatever
+ * client_encoding the client uses, a name written back is the bytes it sent.
+ */
+public final class ExtendedCodec {
+    private ExtendedCodec() {
+    }
+
+    /** A C string at the reader index of {@code body}, advancing past its NUL. */
+    public static String cstring(ByteBuf body, char type) {
+        int end = body.indexOf(body.readerIndex(), body.writerIndex(), (byte) 0);
+        if (end < 0) {
+            throw new ProtocolException("invalid message format in '" + type + "' message");
+        }
+        String s = body.toString(body.readerIndex(), end - body.readerIndex(), StandardCharsets.ISO_8859_1);
+        body.readerIndex(end + 1);
+        return s;
+    }
+
+    /** The bytes from the reader index to the end (what follows a Parse's statement name). */
+    public static byte[] rest(ByteBuf body) {
+        byte[] b = new byte[body.readableBytes()];
+        body.readBytes(b);
+        return b;
+    }
+
+    public static ByteBuf parse(ByteBufAllocator alloc, String name, byte[] afterName) {
+        ByteBuf buf = alloc.buffer(6 + name.length() + afterName.length);
+        int at = Wire.begin(buf, 'P');
+        latin1(buf, name);
+        buf.writeBytes(afterName);
+        Wire.end(buf, at);
+        return buf;
+    }
+
+    /**
+     * A Bind naming {@code statement} instead: the new header and names, then the original
+     * parameter bytes as a retained slice (no copy of what may be large values).
+     */
+    public static ByteBuf bind(ByteBufAllocator alloc, String portal, String statement, ByteBuf parameters) {
+        ByteBuf head = alloc.buffer(7 + portal.length() + statement.length());
+        head.writeByte('B');
+        head.writeInt(4 + portal.length() + 1 + statement.length() + 1 + parameters.readableBytes());
+        latin1(head, portal);
+        latin1(head, statement);
+        CompositeByteBuf out = alloc.compositeBuffer(2);
+        out.addComponents(true, head, parameters.retain());
+        return out;
+    }
+
+    /** Describe or Close ({@code type} 'D' or 'C') of a statement ('S') or portal ('P'). */
+    public static ByteBuf describeOrClose(ByteBufAllocator alloc, char type, char what, String name) {
+        ByteBuf buf = alloc.buffer(7 + name.length());
+        int at = Wire.begin(buf, type);
+        buf.writeByte(what);
+        latin1(buf, name);
+        Wire.end(buf, at);
+        return buf;
+    }
+
+    /** A Query whose text is written byte for byte (text read with {@link #cstring}). */
+    public static ByteBuf query(ByteBufAllocator alloc, String sql) {
+        ByteBuf buf = alloc.buffer(6 + sql.length());
+        int at = Wire.begin(buf, 'Q');
+        latin1(buf, sql);
+        Wire.end(buf, at);
+        return buf;
+    }
+
+    /** A message with no body: ParseComplete '1', BindComplete '2', CloseComplete '3'. */
+    public static ByteBuf empty(ByteBufAllocator alloc, char type) {
+        return alloc.buffer(5).writeByte(type).writeInt(4);
+    }
+
+    /** A CommandComplete's tag. */
+    public static String tag(Frame frame) {
+        return cstring(frame.body(), 'C');
+    }
+
+    /** A DataRow's values as text (null for SQL NULL); for the pooler's own small queries. */
+    public static List<String> dataRow(Frame frame) {
+        ByteBuf body = frame.body();
+        try {
+            int n = body.readUnsignedShort();
+            List<String> out = new ArrayList<>(n);
+            for (int i = 0; i < n; i++) {
+                int len = body.readInt();
+                out.add(len < 0 ? null : body.readCharSequence(len, StandardCharsets.UTF_8).toString());
+            }
+            return out;
+        } catch (IndexOutOfBoundsException e) {
+            throw new ProtocolException("malformed server message D");
+        }
+    }
+
+    private static void latin1(ByteBuf buf, String s) {
+        buf.writeCharSequence(s, StandardCharsets.ISO_8859_1);
+        buf.writeByte(0);
+    }
+}

@@ -1,0 +1,59 @@
+package io.sluice.session;
+
+import io.sluice.backend.ServerConnection;
+import io.sluice.pool.Lease;
+import io.sluice.proto.PgError;
+import io.sluice.proto.SqlState;
+
+/**
+ * Keeps a client's pinned status in its pool's {@link PinnedClients} in step with its router,
+ * refusing a pin beyond {@code max_pinned_servers}, and cleans a pinned client's server when the
+ * client leaves so none of its state reaches the next one.
+ */
+final class PinGuard {
+    private final ClientSession session;
+    private final Route route;
+
+    PinGuard(ClientSession session, Route route) {
+        this.session = session;
+        this.route = route;
+    }
+
+    /**
+     * Records the client as pinned or not; false when a new pin would exceed the cap, in which
+     * case the client has been failed with an error naming the key.
+     */
+    boolean update(StatementRouter router) {
+        PinnedClients pins = session.context().clients().pins();
+        if (!router.pinned()) {
+            pins.unpin(route.poolKey(), session);
+            return true;
+        }
+        if (pins.pin(route.poolKey(), session, route.maxPinnedServers())) {
+            return true;
+        }
+        String msg = "too many pinned servers (max_pinned_servers=" + route.maxPinnedServers()
+                + "): LISTEN, temporary tables, session advisory locks and WITH HOLD cursors keep a server each";
+        session.fail(PgError.fatal(SqlState.TOO_MANY_CONNECTIONS, msg), msg + " [" + router.pinReason() + "]");
+        return false;
+    }
+
+    void left() {
+        session.context().clients().pins().unpin(route.poolKey(), session);
+    }
+
+    /**
+     * A pinned client left: its LISTEN, temporary tables, locks and cursors must not reach the
+     * next client, so the server's session is discarded before it goes back (closed if that fails).
+     */
+    static void discardSession(ServerConnection s, Lease l) {
+        s.runInternal("DISCARD ALL", ok -> {
+            if (ok) {
+                ServerSync.serverReset(s);
+                l.release();
+            } else {
+                l.discard("DISCARD ALL failed after a pinned client left");
+            }
+        });
+    }
+}

@@ -69,7 +69,7 @@ public final class SluiceServer implements SessionContext {
     private final CancelForwarder cancels;
     private final NettyServerConnector connector;
     /** Replication clients' own server connections, outside every pool: id to replication mode. */
-    private final Map<Long, String> dedicated = new LinkedHashMap<>();
+    private final DedicatedServers dedicated;
     private final LoggingPoolEvents poolEvents = new LoggingPoolEvents(this);
     private final CompletableFuture<Integer> terminated = new CompletableFuture<>();
     private final int ownUid = UnixUser.uid();
@@ -102,6 +102,7 @@ public final class SluiceServer implements SessionContext {
         this.connector = new NettyServerConnector(loop, transport,
                 key -> routing.target(key, scramKeys, authLookups::queriedSecret), socketDir, this::serverCreated,
                 tls::server, () -> sessionSettings.logConnections());
+        this.dedicated = new DedicatedServers(connector, poolEvents);
         this.scheduler = new EventLoopScheduler(loop);
         this.pools = new PoolRegistry(key -> routing.poolSettings(key), connector, poolEvents,
                 Clock.SYSTEM, scheduler, Randomness.threadLocal());
@@ -383,32 +384,12 @@ public final class SluiceServer implements SessionContext {
 
     @Override
     public void connectReplication(PoolKey key, Map<String, String> startup, ServerConnector.Callback callback) {
-        String mode = "database".equals(startup.get("replication")) ? "logical" : "physical";
-        connector.connectDedicated(key, startup, new ServerConnector.Callback() {
-            @Override
-            public void connected(io.sluice.pool.ServerHandle handle) {
-                ServerConnection conn = ServerConnection.of(handle);
-                dedicated.put(conn.id(), mode);
-                conn.channel().closeFuture().addListener(f -> dedicated.remove(conn.id()));
-                poolEvents.serverCreated(key, conn.id());
-                callback.connected(handle);
-            }
-
-            @Override
-            public void failed(String sqlState, String message) {
-                callback.failed(sqlState, message);
-            }
-
-            @Override
-            public void rejected(String sqlState, String message) {
-                callback.rejected(sqlState, message);
-            }
-        });
+        dedicated.connect(key, startup, callback);
     }
 
     /** Replication clients' own servers, id to mode (physical / logical), for SHOW SERVERS. */
     Map<Long, String> dedicatedServers() {
-        return dedicated;
+        return dedicated.modes();
     }
 
     @Override

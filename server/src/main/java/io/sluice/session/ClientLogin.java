@@ -288,7 +288,7 @@ final class ClientLogin {
         SessionSettings cfg = session.context().settings();
         var ch = session.channel();
         ClientAuthDecision d = ClientAuthPolicy.decide(new LoginRequest(cfg.authType(), cfg.hba(),
-                session.unixSocket(), session.encrypted(), session.address(), session.database(), user,
+                session.unixSocket(), session.tls() != null, (session.channel().remoteAddress() instanceof java.net.InetSocketAddress a ? a.getAddress() : null), session.database(), user,
                 Optional.ofNullable(secret).map(Secret::kindOf), () -> PeerCredentials.userNameOf(ch)));
         switch (d.action()) {
             case ACCEPT -> finish();

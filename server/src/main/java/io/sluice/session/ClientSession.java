@@ -26,8 +26,6 @@ import io.sluice.util.SocketIds;
 import io.sluice.tls.TlsInfo;
 import io.sluice.tls.TlsProtocolException;
 
-import java.net.InetAddress;
-import java.net.InetSocketAddress;
 import java.util.Map;
 
 /**
@@ -38,8 +36,6 @@ import java.util.Map;
  * CLIENTS read. See package-info for the threading rule.
  */
 public final class ClientSession extends ChannelInboundHandlerAdapter {
-    /** Frontend messages a logged-in client may send (Terminate aside), as PgBouncer's list. */
-    private static final String RELAYED_TYPES = "QFSHcfPECBDd" + (char) Frame.CONTINUATION;
     /** The console's pool, as PgBouncer lists it in SHOW POOLS. */
     static final PoolKey CONSOLE_POOL = new PoolKey("pgbouncer", "pgbouncer");
 
@@ -166,16 +162,6 @@ public final class ClientSession extends ChannelInboundHandlerAdapter {
         return unixSocket;
     }
 
-    /** True once the client's TLS handshake is done (hba hostssl/hostnossl, cert auth). */
-    boolean encrypted() {
-        return tls() != null;
-    }
-
-    /** The client's IP address; null over the unix socket. */
-    InetAddress address() {
-        return channel.remoteAddress() instanceof InetSocketAddress a ? a.getAddress() : null;
-    }
-
     SessionContext context() {
         return ctx;
     }
@@ -193,8 +179,6 @@ public final class ClientSession extends ChannelInboundHandlerAdapter {
         state = to;
         ctx.clients().moved(this, from, to);
     }
-
-    // ---- TLS (ClientTlsState) ---------------------------------------------------------------------
 
     ClientTlsState tlsState() {
         return tlsState;
@@ -246,21 +230,17 @@ public final class ClientSession extends ChannelInboundHandlerAdapter {
             console.onFrame(frame);
         } else {
             requestTimeMillis = System.currentTimeMillis();
+            String refused = FrontendFilter.refusal(frame.type(), replicationRelay != null, ctx.settings().disablePqexec());
             if (frame.type() == 'X') {
                 frame.release();
                 close("client close request");
-            } else if (replicationRelay != null) {
-                replicationRelay.fromClient(frame);
-            } else if (frame.type() == 'Q' && ctx.settings().disablePqexec()) {
-                frame.release();
-                fail(PgError.fatal(SqlState.PROTOCOL_VIOLATION, "PQexec disallowed"), "PQexec disallowed");
-            } else if (RELAYED_TYPES.indexOf(frame.type()) < 0) {
-                // PostgreSQL would kill the backend over it; PgBouncer refuses it itself
+            } else if (refused != null) {
                 int t = frame.type() & 0xff;
                 frame.release();
-                Log.global().client(Level.ERROR, id, database, user, remote().address(), remote().port(),
-                        "unknown pkt from client: " + t + "/0x" + Integer.toHexString(t));
-                fail(PgError.fatal(SqlState.PROTOCOL_VIOLATION, "unknown pkt"), "unknown pkt");
+                FrontendFilter.logRefusal(this, refused, t);
+                fail(PgError.fatal(SqlState.PROTOCOL_VIOLATION, refused), refused);
+            } else if (replicationRelay != null) {
+                replicationRelay.fromClient(frame);
             } else {
                 relay.fromClient(frame);
             }
@@ -352,11 +332,7 @@ public final class ClientSession extends ChannelInboundHandlerAdapter {
         this.params = p;
         cancelPid = ctx.clients().allocateCancelPid(this);
         cancelKey = ctx.clients().cancelSecret(cancelPid, this);
-        var alloc = channel.alloc();
-        channel.write(Encoders.authentication(alloc, 0, new byte[0]));
-        p.greeting(welcome).forEach((k, v) -> channel.write(Encoders.parameterStatus(alloc, k, v)));
-        channel.write(Encoders.backendKeyData(alloc, cancelPid, cancelKey));
-        channel.writeAndFlush(Encoders.readyForQuery(alloc, TransactionStatus.IDLE));
+        Encoders.greet(channel, p.greeting(welcome), cancelPid, cancelKey);
         moveTo(to);
         if (ctx.settings().logConnections()) {
             log("login attempt: db=" + database + " user=" + user + " tls=" + (tls() == null ? "no" : tls().describe())

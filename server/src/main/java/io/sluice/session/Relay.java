@@ -26,11 +26,8 @@ import java.util.ArrayDeque;
  * client's session (named statements, SET, pins) whole across servers. Event loop only.
  */
 final class Relay implements ServerListener, StatementRouter.Owner {
-    /**
-     * Bytes a client may queue while it waits for a server before Sluice stops reading from it.
-     * A waiting client normally has sent its whole request already; pausing on every wait would
-     * cost two epoll_ctl calls per transaction under contention.
-     */
+    /** Bytes a waiting client may queue before reading stops: it has usually sent its whole
+     *  request, and pausing on every wait would cost two epoll_ctl calls per transaction. */
     static final long PENDING_LIMIT = 64 * 1024;
     /** PgBouncer's reason for servers (and clients) closed because their database changed. */
     static final String FAST_CLOSE = "database configuration changed";
@@ -101,12 +98,7 @@ final class Relay implements ServerListener, StatementRouter.Owner {
     void fromClient(Frame frame) {
         timeouts.clientSent();
         if (stats != null) {
-            stats.add(DatabaseStats.RECEIVED, frame.length());
-            if (frame.type() == 'P') {
-                stats.add(DatabaseStats.CLIENT_PARSE, 1);
-            } else if (frame.type() == 'B') {
-                stats.add(DatabaseStats.BIND, 1);
-            }
+            stats.clientMessage(frame.type(), frame.length());
         }
         if (session.state() != ClientSession.State.ACTIVE) {
             // waiting for a server, or its parameters are being synced: keep the client's order
@@ -380,7 +372,7 @@ final class Relay implements ServerListener, StatementRouter.Owner {
             router.detached();
         }
         s.unlink();
-        session.context().afterCancels(s, () -> returnServer(s, l));
+        session.context().afterCancels(s, () -> ServerReturn.afterReset(s, l, resetQuery()));
         if (!pending.isEmpty()) {
             requestServer();
         } else {
@@ -388,24 +380,9 @@ final class Relay implements ServerListener, StatementRouter.Owner {
         }
     }
 
-    /**
-     * Returns an unlinked, idle server to the pool, running server_reset_query first where the
-     * policy asks for it; a failing reset closes the server instead.
-     */
-    private void returnServer(ServerConnection s, Lease l) {
-        String q = route.resetQuery();
-        if (!policy.runsResetQuery() || q == null || q.isEmpty()) {
-            l.release();
-            return;
-        }
-        s.runInternal(q, ok -> {
-            if (ok) {
-                ServerSync.serverReset(s);
-                l.release();
-            } else {
-                l.discard("reset query failed");
-            }
-        });
+    /** server_reset_query when the policy runs it on return, else null. */
+    private String resetQuery() {
+        return policy.runsResetQuery() ? route.resetQuery() : null;
     }
 
     void armIdleTimers() {
@@ -462,7 +439,7 @@ final class Relay implements ServerListener, StatementRouter.Owner {
                 if (pinned) {
                     PinGuard.discardSession(s, l);
                 } else {
-                    session.context().afterCancels(s, () -> returnServer(s, l));
+                    session.context().afterCancels(s, () -> ServerReturn.afterReset(s, l, resetQuery()));
                 }
             }
             case CLOSE -> l.discard(ReleasePolicy.NOT_READY);

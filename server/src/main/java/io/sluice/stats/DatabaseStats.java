@@ -28,6 +28,16 @@ public final class DatabaseStats {
         totals[field] += amount;
     }
 
+    /** A message from a client: its bytes, and Parse/Bind counted as PgBouncer's SHOW STATS does. */
+    public void clientMessage(byte type, int length) {
+        add(RECEIVED, length);
+        if (type == 'P') {
+            add(CLIENT_PARSE, 1);
+        } else if (type == 'B') {
+            add(BIND, 1);
+        }
+    }
+
     public void assignment(long waitMicros) {
         totals[ASSIGNMENTS]++;
         totals[WAIT_TIME] += waitMicros;

@@ -263,4 +263,13 @@ public final class Encoders {
         Wire.end(buf, at);
         return buf;
     }
+
+    /** The end of a login: AuthenticationOk, the ParameterStatus values, BackendKeyData, ReadyForQuery. */
+    public static void greet(io.netty.channel.Channel ch, java.util.Map<String, String> params, int pid, int key) {
+        ByteBufAllocator alloc = ch.alloc();
+        ch.write(authentication(alloc, 0, new byte[0]));
+        params.forEach((k, v) -> ch.write(parameterStatus(alloc, k, v)));
+        ch.write(backendKeyData(alloc, pid, key));
+        ch.writeAndFlush(readyForQuery(alloc, TransactionStatus.IDLE));
+    }
 }

@@ -1,0 +1,39 @@
+package io.sluice.session;
+
+import io.sluice.log.Level;
+import io.sluice.log.Log;
+import io.sluice.proto.Frame;
+
+/**
+ * What a logged-in client may send on, as PgBouncer's handle_client_work decides: a message type
+ * that does not exist is refused here ("unknown pkt"), since PostgreSQL would kill the backend
+ * over it, and Query is refused under disable_pqexec. A replication client's stream is not ours
+ * to judge.
+ */
+final class FrontendFilter {
+    /** Frontend messages a logged-in client may send (Terminate aside), as PgBouncer's list. */
+    private static final String RELAYED_TYPES = "QFSHcfPECBDdX" + (char) Frame.CONTINUATION;
+    static final String UNKNOWN = "unknown pkt";
+
+    private FrontendFilter() {
+    }
+
+    /** Null when the message may go on; otherwise PgBouncer's reason for closing the client. */
+    static String refusal(byte type, boolean replication, boolean disablePqexec) {
+        if (replication) {
+            return null;
+        }
+        if (type == 'Q' && disablePqexec) {
+            return "PQexec disallowed";
+        }
+        return RELAYED_TYPES.indexOf(type) < 0 ? UNKNOWN : null;
+    }
+
+    /** PgBouncer logs an unknown type as an error before closing the client. */
+    static void logRefusal(ClientSession s, String reason, int type) {
+        if (UNKNOWN.equals(reason)) {
+            Log.global().client(Level.ERROR, s.id(), s.database(), s.user(), s.remote().address(), s.remote().port(),
+                    "unknown pkt from client: " + type + "/0x" + Integer.toHexString(type));
+        }
+    }
+}

@@ -27,6 +27,7 @@ import io.sluice.tls.TlsInfo;
 import io.sluice.tls.TlsProtocolException;
 
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * One client connection, as the thin Netty handler of the client side: login (delegated to
@@ -249,20 +250,17 @@ public final class ClientSession extends ChannelInboundHandlerAdapter {
 
     @Override
     public void channelReadComplete(ChannelHandlerContext c) {
-        if (relay != null) {
-            relay.clientReadComplete();
-        } else if (replicationRelay != null) {
-            replicationRelay.clientReadComplete();
-        }
+        Optional.ofNullable(linked()).ifPresent(ClientSide::clientReadComplete);
     }
 
     @Override
     public void channelWritabilityChanged(ChannelHandlerContext c) {
-        if (relay != null) {
-            relay.clientWritabilityChanged();
-        } else if (replicationRelay != null) {
-            replicationRelay.clientWritabilityChanged();
-        }
+        Optional.ofNullable(linked()).ifPresent(ClientSide::clientWritabilityChanged);
+    }
+
+    /** The pooled relay or the replication relay, whichever this client has; null otherwise. */
+    private ClientSide linked() {
+        return relay != null ? relay : replicationRelay;
     }
 
     @Override

@@ -25,7 +25,7 @@ import java.util.ArrayDeque;
  * and statement pooling every message goes through a {@link StatementRouter}, which keeps the
  * client's session (named statements, SET, pins) whole across servers. Event loop only.
  */
-final class Relay implements ServerListener, StatementRouter.Owner {
+final class Relay extends ClientSide implements StatementRouter.Owner {
     /** Bytes a waiting client may queue before reading stops: it has usually sent its whole
      *  request, and pausing on every wait would cost two epoll_ctl calls per transaction. */
     static final long PENDING_LIMIT = 64 * 1024;
@@ -33,11 +33,9 @@ final class Relay implements ServerListener, StatementRouter.Owner {
     static final String FAST_CLOSE = "database configuration changed";
 
     private final ClientSession session;
-    private final Channel client;
     private final Route route;
     private final ClientParams params;
     private final DatabaseStats stats;
-    private final ReadGate gate;
     private final RelayTimeouts timeouts;
     private final ReleasePolicy policy;
     /** Null in session pooling, where the server never changes under the client. */
@@ -56,12 +54,11 @@ final class Relay implements ServerListener, StatementRouter.Owner {
 
     Relay(ClientSession session, Route route, ClientParams params, DatabaseStats stats, ReadGate gate,
           SessionTimers timers) {
+        super(session.channel(), gate);
         this.session = session;
-        this.client = session.channel();
         this.route = route;
         this.params = params;
         this.stats = stats;
-        this.gate = gate;
         this.timeouts = new RelayTimeouts(session, route, timers);
         this.policy = new ReleasePolicy(route.mode(), route.resetAlways());
         this.router = route.mode() == PoolMode.SESSION ? null : new StatementRouter(client, this, stats,
@@ -337,18 +334,6 @@ final class Relay implements ServerListener, StatementRouter.Owner {
         server = null;
         gate.release(ReadGate.SERVER_FULL);
         session.fail(PgError.fatal(SqlState.PROTOCOL_VIOLATION, "server conn crashed?"), "server conn crashed?");
-    }
-
-    @Override
-    public boolean clientWritable() {
-        return client.isWritable();
-    }
-
-    @Override
-    public void onServerWritable(boolean writable) {
-        if (writable) {
-            gate.release(ReadGate.SERVER_FULL);
-        }
     }
 
     /** The client's writability changed: the server follows it, so a slow client slows the server. */

@@ -7,7 +7,7 @@ import io.sluice.proto.TransactionStatus;
  * When a client gives its server back, per pool mode, and what happens to a server whose client
  * left: PgBouncer's rules. Pure decisions; {@link Relay} carries them out.
  */
-final class ReleasePolicy {
+record ReleasePolicy(PoolMode mode, boolean resetAlways) {
     /** What to do with a linked server when its client goes away. */
     enum Departure {
         /** Idle and synced: give it back (after server_reset_query where that applies). */
@@ -20,14 +20,6 @@ final class ReleasePolicy {
     }
 
     static final String NOT_READY = "client disconnect while server was not ready";
-
-    private final PoolMode mode;
-    private final boolean resetAlways;
-
-    ReleasePolicy(PoolMode mode, boolean resetAlways) {
-        this.mode = mode;
-        this.resetAlways = resetAlways;
-    }
 
     /** Statement mode refuses a transaction block instead of relaying its ReadyForQuery. */
     boolean refusesTransactionBlock(TransactionStatus status) {

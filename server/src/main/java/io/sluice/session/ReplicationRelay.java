@@ -15,16 +15,13 @@ import io.sluice.proto.TransactionStatus;
  * needs no more than that. Backpressure follows {@link Relay}'s: the server reads only while the
  * client is writable, the client only while the server is. Event loop only.
  */
-final class ReplicationRelay implements ServerListener {
+final class ReplicationRelay extends ClientSide {
     private final ClientSession session;
-    private final Channel client;
-    private final ReadGate gate;
     private ServerConnection server;
 
     ReplicationRelay(ClientSession session, ServerConnection server, ReadGate gate, String applicationName) {
+        super(session.channel(), gate);
         this.session = session;
-        this.client = session.channel();
-        this.gate = gate;
         this.server = server;
         server.link(this, applicationName);
         server.markRequest();
@@ -80,18 +77,6 @@ final class ReplicationRelay implements ServerListener {
         server = null;
         gate.release(ReadGate.SERVER_FULL);
         session.fail(PgError.fatal(SqlState.PROTOCOL_VIOLATION, reason), reason);
-    }
-
-    @Override
-    public boolean clientWritable() {
-        return client.isWritable();
-    }
-
-    @Override
-    public void onServerWritable(boolean writable) {
-        if (writable) {
-            gate.release(ReadGate.SERVER_FULL);
-        }
     }
 
     /** The client went away: its dedicated server goes too (it is never reused). */

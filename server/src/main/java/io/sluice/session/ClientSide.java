@@ -1,0 +1,37 @@
+package io.sluice.session;
+
+import io.netty.channel.Channel;
+import io.sluice.backend.ServerListener;
+
+/**
+ * The client side of a link to a server, shared by the pooled {@link Relay} and the
+ * {@link ReplicationRelay}: the server stops reading while the client is not writable, and the
+ * client stops reading while the server is not ({@link ReadGate#SERVER_FULL}).
+ */
+abstract class ClientSide implements ServerListener {
+    protected final Channel client;
+    protected final ReadGate gate;
+
+    ClientSide(Channel client, ReadGate gate) {
+        this.client = client;
+        this.gate = gate;
+    }
+
+    @Override
+    public boolean clientWritable() {
+        return client.isWritable();
+    }
+
+    @Override
+    public void onServerWritable(boolean writable) {
+        if (writable) {
+            gate.release(ReadGate.SERVER_FULL);
+        }
+    }
+
+    /** End of one read burst from the client. */
+    abstract void clientReadComplete();
+
+    /** The client's writability changed: the server follows it, so a slow client slows the server. */
+    abstract void clientWritabilityChanged();
+}

@@ -14,6 +14,10 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Properties;
+import java.util.function.Consumer;
+import java.util.function.IntSupplier;
+import java.util.function.Predicate;
+import java.util.function.Supplier;
 import java.util.function.UnaryOperator;
 
 /**
@@ -22,31 +26,52 @@ import java.util.function.UnaryOperator;
  * Sluice (its jar) and, when installed, Debian's PgBouncer from the same text, so a test runs
  * one scenario on each and compares what clients and operators saw.
  */
-abstract class Pooler implements AutoCloseable {
+final class Pooler implements AutoCloseable {
     static final Path JAR = Path.of("target/sluice.jar");
 
     final String name;
+    private final Ops ops;
 
-    private Pooler(String name) {
-        this.name = name;
+    /** What a test drives of either process (SluiceProcess and PgBouncerProcess share no type). */
+    private record Ops(IntSupplier port, Supplier<Path> dir, Consumer<String> signal, Supplier<String> log,
+                       Predicate<Duration> waitFor, IntSupplier exitCode, Runnable stop) {
     }
 
-    abstract int port();
+    private Pooler(String name, Ops ops) {
+        this.name = name;
+        this.ops = ops;
+    }
+
+    int port() {
+        return ops.port().getAsInt();
+    }
 
     /** The temp dir: pgbouncer.ini, userlist.txt and the unix socket. */
-    abstract Path dir();
+    Path dir() {
+        return ops.dir().get();
+    }
 
-    abstract void signal(String signal);
+    void signal(String signal) {
+        ops.signal().accept(signal);
+    }
 
-    abstract String log();
+    String log() {
+        return ops.log().get();
+    }
 
     /** True once the process has exited (waits at most {@code timeout}). */
-    abstract boolean exited(Duration timeout);
+    boolean exited(Duration timeout) {
+        return ops.waitFor().test(timeout);
+    }
 
-    abstract int exitCode();
+    int exitCode() {
+        return ops.exitCode().getAsInt();
+    }
 
     @Override
-    public abstract void close();
+    public void close() {
+        ops.stop().run();
+    }
 
     boolean isPgBouncer() {
         return name.equals("pgbouncer");
@@ -101,81 +126,12 @@ abstract class Pooler implements AutoCloseable {
 
     static Pooler sluice(String ini, String userlist) {
         SluiceProcess p = new SluiceProcess(JAR).jvmArgs("-Xmx256m").ini(ini).userlist(userlist).start();
-        return new Pooler("sluice") {
-            @Override
-            int port() {
-                return p.port();
-            }
-
-            @Override
-            Path dir() {
-                return p.dir();
-            }
-
-            @Override
-            void signal(String signal) {
-                p.signal(signal);
-            }
-
-            @Override
-            String log() {
-                return p.output();
-            }
-
-            @Override
-            boolean exited(Duration timeout) {
-                return p.waitFor(timeout);
-            }
-
-            @Override
-            int exitCode() {
-                return p.exitCode();
-            }
-
-            @Override
-            public void close() {
-                p.stop();
-            }
-        };
+        return new Pooler("sluice", new Ops(p::port, p::dir, p::signal, p::output, p::waitFor, p::exitCode, p::stop));
     }
 
     static Pooler pgbouncer(String ini, String userlist) {
         PgBouncerProcess p = PgBouncerProcess.start(ini, userlist);
-        return new Pooler("pgbouncer") {
-            @Override
-            int port() {
-                return p.port();
-            }
-
-            @Override
-            Path dir() {
-                return p.dir();
-            }
-
-            @Override
-            void signal(String signal) {
-                p.signal(signal);
-            }
-
-            @Override
-            String log() {
-                return p.logText();
-            }
-
-            @Override
-            boolean exited(Duration timeout) {
-                return p.waitFor(timeout);
-            }
-
-            @Override
-            int exitCode() {
-                return p.exitCode();
-            }
-
-            @Override
-            public void close() {
-                p.stop();
-            }
-        };
+        return new Pooler("pgbouncer",
+                new Ops(p::port, p::dir, p::signal, p::logText, p::waitFor, p::exitCode, p::stop));
     }
 }

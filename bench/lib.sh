@@ -38,3 +38,32 @@ wait_port() {
   for _ in $(seq 1 150); do (exec 3<>/dev/tcp/127.0.0.1/"$1") 2>/dev/null && return 0; sleep 0.1; done
   echo "nothing listens on port $1" >&2; return 1
 }
+
+# pgbench_cluster: a throwaway PostgreSQL on a free port ($pg_port) with pgbench's tables (scale 10)
+pgbench_cluster() {
+  pg_port=$(free_port)
+  start_postgres "$pg_port" <<<"max_connections = 300"
+  "$pgbin/pgbench" -q -i -s 10 -h 127.0.0.1 -p "$pg_port" -U postgres postgres >/dev/null 2>&1
+}
+
+# pgbench_ini PORT [EXTRA]: the pgbouncer.ini every pooler runs in the pgbench benchmarks (only the
+# port differs): database postgres on $pg_port, trust, one transaction-mode pool of 20; EXTRA
+# lines go under [pgbouncer]
+pgbench_ini() {
+  cat <<INI
+[databases]
+postgres = host=127.0.0.1 port=$pg_port dbname=postgres
+[pgbouncer]
+listen_addr = 127.0.0.1
+listen_port = $1
+unix_socket_dir = $work
+auth_type = trust
+auth_file = $work/userlist.txt
+pool_mode = transaction
+default_pool_size = 20
+max_client_conn = 600
+log_connections = 0
+log_disconnections = 0
+${2:-}
+INI
+}

@@ -25,27 +25,9 @@ base_jar=${SLUICE_JAR_BASE:-}
 . "$(dirname "$0")/lib.sh"
 [ "$rounds" -ge 1 ] 2>/dev/null || { echo "ROUNDS must be a positive number" >&2; exit 2; }
 [ -z "$base_jar" ] || [ -f "$base_jar" ] || { echo "SLUICE_JAR_BASE: no such jar: $base_jar" >&2; exit 2; }
-pg_port=$(free_port); pgb_port=$(free_port); sl_port=$(free_port)
-start_postgres "$pg_port" <<<"max_connections = 300"
-"$pgbin/pgbench" -q -i -s 10 -h 127.0.0.1 -p "$pg_port" -U postgres postgres >/dev/null 2>&1
-
-ini() { # $1 = listen port
-  cat <<INI
-[databases]
-postgres = host=127.0.0.1 port=$pg_port dbname=postgres
-[pgbouncer]
-listen_addr = 127.0.0.1
-listen_port = $1
-unix_socket_dir = $work
-auth_type = trust
-auth_file = $work/userlist.txt
-pool_mode = transaction
-default_pool_size = 20
-max_client_conn = 600
-log_connections = 0
-log_disconnections = 0
-INI
-}
+pgbench_cluster
+pgb_port=$(free_port); sl_port=$(free_port)
+ini() { pgbench_ini "$1"; }
 echo '"postgres" ""' > "$work/userlist.txt"
 ini "$pgb_port" > "$work/pgbouncer.ini"
 ini "$sl_port" > "$work/sluice.ini"

@@ -30,30 +30,13 @@ openssl x509 -req -in "$work/server.csr" -CA "$work/ca.crt" -CAkey "$work/ca.key
   -extfile <(printf 'subjectAltName=IP:127.0.0.1,DNS:localhost') -out "$work/server.crt" 2>/dev/null
 chmod 600 "$work/server.key"
 
-pg_port=$(free_port); pgb_port=$(free_port); sl_port=$(free_port)
-start_postgres "$pg_port" <<<"max_connections = 300"
-"$pgbin/pgbench" -q -i -s 10 -h 127.0.0.1 -p "$pg_port" -U postgres postgres >/dev/null 2>&1
-
+pgbench_cluster
+pgb_port=$(free_port); sl_port=$(free_port)
 ini() { # $1 = listen port
-  cat <<INI
-[databases]
-postgres = host=127.0.0.1 port=$pg_port dbname=postgres
-[pgbouncer]
-listen_addr = 127.0.0.1
-listen_port = $1
-unix_socket_dir = $work
-auth_type = trust
-auth_file = $work/userlist.txt
-pool_mode = transaction
-default_pool_size = 20
-max_client_conn = 600
-log_connections = 0
-log_disconnections = 0
-client_tls_sslmode = require
+  pgbench_ini "$1" "client_tls_sslmode = require
 client_tls_key_file = $work/server.key
 client_tls_cert_file = $work/server.crt
-server_tls_sslmode = disable
-INI
+server_tls_sslmode = disable"
 }
 echo '"postgres" ""' > "$work/userlist.txt"
 ini "$pgb_port" > "$work/pgbouncer.ini"

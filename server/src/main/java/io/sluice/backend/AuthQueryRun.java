@@ -13,7 +13,6 @@ import io.sluice.proto.codec.BackendDecoding;
 import io.sluice.proto.codec.Encoders;
 
 import java.util.List;
-import java.util.function.BooleanSupplier;
 
 /**
  * One auth_query, run as PgBouncer runs it: a server of the auth pool (auth_user in the
@@ -26,8 +25,11 @@ import java.util.function.BooleanSupplier;
  * it. Event loop only.
  */
 public final class AuthQueryRun implements Waiter, ServerListener {
-    /** Receives the outcome exactly once, on the event loop. */
+    /** The client that waits for the answer: receives the outcome exactly once, on the event loop. */
     public interface Callback {
+        /** False once the client has gone (the pool then drops the query before it runs). */
+        boolean waiting();
+
         void answered(AuthQueryReply.Outcome outcome);
 
         /** No server could be had for the query (the pool's own words). */
@@ -36,18 +38,15 @@ public final class AuthQueryRun implements Waiter, ServerListener {
 
     private final String sql;
     private final String user;
-    private final BooleanSupplier alive;
     private final Callback callback;
     private final AuthQueryReply reply = new AuthQueryReply();
     private Lease lease;
     private ServerConnection server;
     private boolean finished;
 
-    /** @param alive false once the client that waits for the answer has gone */
-    public AuthQueryRun(String sql, String user, BooleanSupplier alive, Callback callback) {
+    public AuthQueryRun(String sql, String user, Callback callback) {
         this.sql = sql;
         this.user = user;
-        this.alive = alive;
         this.callback = callback;
     }
 
@@ -55,7 +54,7 @@ public final class AuthQueryRun implements Waiter, ServerListener {
 
     @Override
     public boolean isAlive() {
-        return alive.getAsBoolean();
+        return callback.waiting();
     }
 
     @Override

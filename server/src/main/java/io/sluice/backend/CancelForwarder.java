@@ -31,7 +31,7 @@ import java.util.concurrent.TimeUnit;
  * serve another client, or a late cancel would stop that client's query; {@link #whenDone} holds
  * such a server back (PgBouncer's sv_being_canceled). Event loop only.
  */
-public final class CancelForwarder {
+public final class CancelForwarder implements Cancels {
     private final EventLoop loop;
     private final Transport transport;
     private final String defaultSocketDir;
@@ -50,6 +50,7 @@ public final class CancelForwarder {
     }
 
     /** Forwards a cancel for {@code server}'s backend; {@code done} runs once it is complete or failed. */
+    @Override
     public void cancel(ServerConnection server, Runnable done) {
         BackendMessage.BackendKeyData key = server.cancelKey();
         if (key == null) {
@@ -112,6 +113,7 @@ public final class CancelForwarder {
      * Runs {@code then} once no cancel aimed at {@code server} is in flight: at once when none is,
      * else when the last one completes. Until then the server counts as being canceled.
      */
+    @Override
     public void whenDone(ServerConnection server, Runnable then) {
         InFlight f = inFlight.get(server);
         if (f == null) {

@@ -25,6 +25,7 @@ import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
 import java.util.function.Function;
 import java.util.function.Supplier;
+import java.util.function.UnaryOperator;
 
 /**
  * Opens server connections on the engine's event loop: TCP or unix socket, SSLRequest and
@@ -58,14 +59,7 @@ public final class NettyServerConnector implements ServerConnector {
 
     @Override
     public void connect(PoolKey key, Callback callback) {
-        BackendTarget target;
-        try {
-            target = targets.apply(key);
-        } catch (RuntimeException e) {
-            callback.failed(SqlState.CONNECTION_FAILURE, e.getMessage());
-            return;
-        }
-        connect(key, target, callback);
+        connect(key, UnaryOperator.identity(), callback);
     }
 
     /**
@@ -73,20 +67,23 @@ public final class NettyServerConnector implements ServerConnector {
      * {@code extraStartup} added to its startup packet, and no connect_query.
      */
     public void connectDedicated(PoolKey key, Map<String, String> extraStartup, Callback callback) {
-        BackendTarget base;
+        connect(key, base -> {
+            Map<String, String> startup = new LinkedHashMap<>(base.startupParams());
+            startup.putAll(extraStartup);
+            return new BackendTarget(base.host(), base.port(), startup, base.credentials(), null,
+                    base.connectTimeoutNanos());
+        }, callback);
+    }
+
+    /** Connects to {@code key}'s target as {@code adjust} changes it; a target that cannot be had fails the connect. */
+    private void connect(PoolKey key, UnaryOperator<BackendTarget> adjust, Callback callback) {
+        BackendTarget target;
         try {
-            base = targets.apply(key);
+            target = adjust.apply(targets.apply(key));
         } catch (RuntimeException e) {
             callback.failed(SqlState.CONNECTION_FAILURE, e.getMessage());
             return;
         }
-        Map<String, String> startup = new LinkedHashMap<>(base.startupParams());
-        startup.putAll(extraStartup);
-        connect(key, new BackendTarget(base.host(), base.port(), startup, base.credentials(), null,
-                base.connectTimeoutNanos()), callback);
-    }
-
-    private void connect(PoolKey key, BackendTarget target, Callback callback) {
         SocketAddress address = target.unixSocket()
                 ? new DomainSocketAddress(target.socketPath(defaultSocketDir))
                 : new InetSocketAddress(target.host(), target.port());
@@ -104,8 +101,7 @@ public final class NettyServerConnector implements ServerConnector {
                         ServerConnection conn = new ServerConnection(ch, target, key.database(), login);
                         if (negotiateTls) {
                             ch.pipeline().addLast(ServerTlsNegotiation.NAME, new ServerTlsNegotiation(serverTls, conn,
-                                    login, () -> ch.writeAndFlush(Encoders.startup(ch.alloc(), target.startupParams())),
-                                    logConnections.getAsBoolean()));
+                                    login, logConnections.getAsBoolean()));
                         }
                         ch.pipeline().addLast("frames", new FrameDecoder(Integer.MAX_VALUE, "Dd"));
                         ch.pipeline().addLast("server", conn);

@@ -96,6 +96,11 @@ public final class ServerConnection extends ChannelInboundHandlerAdapter impleme
         return channel;
     }
 
+    /** Sends the startup packet of this connection's target (after the SSLRequest exchange, if any). */
+    void sendStartup() {
+        channel.writeAndFlush(Encoders.startup(channel.alloc(), target.startupParams()));
+    }
+
     /** What a CancelRequest for this server's query must carry; null before login got it. */
     public BackendMessage.BackendKeyData cancelKey() {
         return cancelKey;

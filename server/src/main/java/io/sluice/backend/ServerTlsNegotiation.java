@@ -26,16 +26,13 @@ final class ServerTlsNegotiation extends ByteToMessageDecoder {
     private final ServerTls tls;
     private final ServerConnection conn;
     private final ServerLogin login;
-    private final Runnable sendStartup;
     private final boolean logConnections;
     private boolean answered;
 
-    ServerTlsNegotiation(ServerTls tls, ServerConnection conn, ServerLogin login, Runnable sendStartup,
-                         boolean logConnections) {
+    ServerTlsNegotiation(ServerTls tls, ServerConnection conn, ServerLogin login, boolean logConnections) {
         this.tls = tls;
         this.conn = conn;
         this.login = login;
-        this.sendStartup = sendStartup;
         this.logConnections = logConnections;
     }
 
@@ -63,7 +60,7 @@ final class ServerTlsNegotiation extends ByteToMessageDecoder {
             fail(in, "server refused SSL");
         } else if (answer == 'N') {
             ctx.pipeline().remove(this);
-            sendStartup.run();
+            conn.sendStartup();
         } else {
             BackendTarget t = conn.target();
             ctx.pipeline().addBefore(ctx.name(), "tls", tls.newHandler(ctx.alloc(), t.host(), t.port()));
@@ -79,7 +76,7 @@ final class ServerTlsNegotiation extends ByteToMessageDecoder {
                         conn.remote().address(), conn.remote().port(),
                         "SSL established: " + (info == null ? "" : info.describe()));
                 ctx.pipeline().remove(this);
-                sendStartup.run();
+                conn.sendStartup();
             } else {
                 fail(null, "TLS handshake error: " + HandshakeErrors.describe(e.cause()));
             }

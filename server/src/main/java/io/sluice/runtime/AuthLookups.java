@@ -54,7 +54,12 @@ final class AuthLookups {
         } else if (!source.runs()) {
             done.accept(new UserLookup.Unknown());
         } else {
-            checkout.accept(source.pool(), new AuthQueryRun(source.query(), user, alive, new AuthQueryRun.Callback() {
+            checkout.accept(source.pool(), new AuthQueryRun(source.query(), user, new AuthQueryRun.Callback() {
+                @Override
+                public boolean waiting() {
+                    return alive.getAsBoolean();
+                }
+
                 @Override
                 public void answered(AuthQueryReply.Outcome outcome) {
                     done.accept(result(database, outcome));

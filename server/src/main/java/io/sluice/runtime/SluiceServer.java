@@ -422,18 +422,9 @@ public final class SluiceServer implements SessionContext {
         return ownUid;
     }
 
+    /** Cancels in flight and servers held back for them; also read by SHOW POOLS / SHOW SERVERS. */
     @Override
-    public void forwardCancel(ServerConnection server, Runnable done) {
-        cancels.cancel(server, done);
-    }
-
-    @Override
-    public void afterCancels(ServerConnection server, Runnable then) {
-        cancels.whenDone(server, then);
-    }
-
-    /** Cancels in flight and servers held back for them, for SHOW POOLS / SHOW SERVERS. */
-    CancelForwarder cancels() {
+    public CancelForwarder cancels() {
         return cancels;
     }
 }

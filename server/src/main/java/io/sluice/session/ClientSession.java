@@ -58,7 +58,6 @@ public final class ClientSession extends ChannelInboundHandlerAdapter {
     private Relay relay;
     private ReplicationRelay replicationRelay;
     private Replication replication = Replication.NONE;
-    private ReadGate gate;
     private SessionTimers timers;
     private String user = "";
     private String database = "";
@@ -199,7 +198,6 @@ public final class ClientSession extends ChannelInboundHandlerAdapter {
     @Override
     public void channelActive(ChannelHandlerContext c) {
         channel = c.channel();
-        gate = new ReadGate(channel);
         timers = new SessionTimers(ctx.scheduler(), ctx.clock());
         ctx.clients().add(this);
         login = new ClientLogin(this);
@@ -305,10 +303,10 @@ public final class ClientSession extends ChannelInboundHandlerAdapter {
     void loggedIn(Route r, boolean isConsole, boolean admin, ClientParams p, Map<String, String> welcome) {
         p.fillUnset(welcome);
         if (isConsole) {
-            console = new ConsoleSession(this, gate, admin);
+            console = new ConsoleSession(this, admin);
             poolKey = CONSOLE_POOL;
         } else {
-            relay = new Relay(this, r, p, ctx.stats(database), gate, timers);
+            relay = new Relay(this, r, p, ctx.stats(database), timers);
             poolKey = r.poolKey();
         }
         greet(p, welcome, State.IDLE);
@@ -321,7 +319,7 @@ public final class ClientSession extends ChannelInboundHandlerAdapter {
     void loggedInReplication(Route r, Replication mode, ClientParams p, ServerConnection server) {
         replication = mode;
         poolKey = r.poolKey();
-        replicationRelay = new ReplicationRelay(this, server, gate, p.applicationName());
+        replicationRelay = new ReplicationRelay(this, server, p.applicationName());
         greet(p, server.params(), State.ACTIVE);
     }
 
@@ -346,7 +344,7 @@ public final class ClientSession extends ChannelInboundHandlerAdapter {
         if (key != cancelKey || relay == null || !relay.busy()) {
             return false;
         }
-        ctx.forwardCancel(relay.server(), done);
+        ctx.cancels().cancel(relay.server(), done);
         return true;
     }
 
@@ -365,12 +363,6 @@ public final class ClientSession extends ChannelInboundHandlerAdapter {
         }
         String sqlState = f.sqlState() == null ? SqlState.PROTOCOL_VIOLATION : f.sqlState();
         fail(PgError.fatal(sqlState, f.message()), f.message());
-    }
-
-    void consoleDone() {
-        if (console != null) {
-            console.done();
-        }
     }
 
     // ---- endings ------------------------------------------------------------------------------

@@ -9,12 +9,15 @@ import io.sluice.backend.ServerListener;
  * client stops reading while the server is not ({@link ReadGate#SERVER_FULL}).
  */
 abstract class ClientSide implements ServerListener {
+    protected final ClientSession session;
     protected final Channel client;
     protected final ReadGate gate;
 
-    ClientSide(Channel client, ReadGate gate) {
-        this.client = client;
-        this.gate = gate;
+    /** The client's read gate is the relay's own: after login nothing else holds its reading off. */
+    ClientSide(ClientSession session) {
+        this.session = session;
+        this.client = session.channel();
+        this.gate = new ReadGate(client);
     }
 
     @Override

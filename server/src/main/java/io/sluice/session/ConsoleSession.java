@@ -8,25 +8,25 @@ import io.sluice.proto.codec.Encoders;
 import io.sluice.proto.codec.FrontendDecoding;
 import io.sluice.stats.DatabaseStats;
 
+import java.util.List;
+
 /**
  * A client logged into the admin console (database {@code pgbouncer}): simple queries only, one
  * at a time. Reading pauses while a command runs, so its reply goes out before the next one.
+ * It is also the {@link ConsoleReply} its commands answer into, encoded onto the client channel.
  */
-final class ConsoleSession {
+final class ConsoleSession implements ConsoleReply {
     private final ClientSession session;
+    /** The console's own: after login nothing else holds the client's reading off. */
     private final ReadGate gate;
     private final boolean admin;
     private boolean busy;
     private boolean counted;
 
-    ConsoleSession(ClientSession session, ReadGate gate, boolean admin) {
+    ConsoleSession(ClientSession session, boolean admin) {
         this.session = session;
-        this.gate = gate;
+        this.gate = new ReadGate(session.channel());
         this.admin = admin;
-    }
-
-    boolean busy() {
-        return busy;
     }
 
     void onFrame(Frame frame) {
@@ -45,7 +45,7 @@ final class ConsoleSession {
                     busy = true;
                     session.moveTo(ClientSession.State.ACTIVE);
                     gate.hold(ReadGate.CONSOLE);
-                    session.context().console().execute(sql, session.user(), admin, new ConsoleWriter(session));
+                    session.context().console().execute(sql, session.user(), admin, this);
                 }
                 case 'X' -> session.close("client close request");
                 default -> session.fail(PgError.fatal(SqlState.PROTOCOL_VIOLATION,
@@ -69,8 +69,41 @@ final class ConsoleSession {
         stats.add(DatabaseStats.QUERIES, 1);
     }
 
+    // ---- ConsoleReply -------------------------------------------------------------------
+
+    @Override
+    public void rowDescription(List<String> names, List<Integer> typeOids) {
+        session.write(Encoders.rowDescription(session.channel().alloc(), names, typeOids));
+    }
+
+    @Override
+    public void dataRow(List<String> textValues) {
+        session.write(Encoders.dataRow(session.channel().alloc(), textValues));
+    }
+
+    @Override
+    public void commandComplete(String tag) {
+        session.write(Encoders.commandComplete(session.channel().alloc(), tag));
+    }
+
+    @Override
+    public void notice(String message, String detail) {
+        session.write(Encoders.error(session.channel().alloc(), PgError.notice(message, detail)));
+    }
+
+    @Override
+    public void error(String sqlState, String message) {
+        session.write(Encoders.error(session.channel().alloc(), PgError.error(sqlState, message)));
+    }
+
+    @Override
+    public void close() {
+        session.kill("admin shutdown", PgError.fatal("57P01", "admin shutdown"));
+    }
+
     /** The console finished a command: ReadyForQuery, then read the next one. */
-    void done() {
+    @Override
+    public void done() {
         busy = false;
         if (session.state() == ClientSession.State.CLOSED) {
             return;

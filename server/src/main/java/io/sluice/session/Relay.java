@@ -1,6 +1,5 @@
 package io.sluice.session;
 
-import io.netty.channel.Channel;
 import io.sluice.backend.ServerConnection;
 import io.sluice.backend.ServerListener;
 import io.sluice.config.PoolMode;
@@ -32,7 +31,6 @@ final class Relay extends ClientSide implements StatementRouter.Owner {
     /** PgBouncer's reason for servers (and clients) closed because their database changed. */
     static final String FAST_CLOSE = "database configuration changed";
 
-    private final ClientSession session;
     private final Route route;
     private final ClientParams params;
     private final DatabaseStats stats;
@@ -52,10 +50,8 @@ final class Relay extends ClientSide implements StatementRouter.Owner {
     private long queryStart;
     private long waitStart;
 
-    Relay(ClientSession session, Route route, ClientParams params, DatabaseStats stats, ReadGate gate,
-          SessionTimers timers) {
-        super(session.channel(), gate);
-        this.session = session;
+    Relay(ClientSession session, Route route, ClientParams params, DatabaseStats stats, SessionTimers timers) {
+        super(session);
         this.route = route;
         this.params = params;
         this.stats = stats;
@@ -357,7 +353,7 @@ final class Relay extends ClientSide implements StatementRouter.Owner {
             router.detached();
         }
         s.unlink();
-        session.context().afterCancels(s, () -> ServerReturn.afterReset(s, l, resetQuery()));
+        session.context().cancels().whenDone(s, () -> ServerReturn.afterReset(s, l, resetQuery()));
         if (!pending.isEmpty()) {
             requestServer();
         } else {
@@ -424,7 +420,7 @@ final class Relay extends ClientSide implements StatementRouter.Owner {
                 if (pinned) {
                     PinGuard.discardSession(s, l);
                 } else {
-                    session.context().afterCancels(s, () -> ServerReturn.afterReset(s, l, resetQuery()));
+                    session.context().cancels().whenDone(s, () -> ServerReturn.afterReset(s, l, resetQuery()));
                 }
             }
             case CLOSE -> l.discard(ReleasePolicy.NOT_READY);

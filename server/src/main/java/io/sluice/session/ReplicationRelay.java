@@ -1,6 +1,5 @@
 package io.sluice.session;
 
-import io.netty.channel.Channel;
 import io.sluice.backend.ServerConnection;
 import io.sluice.backend.ServerListener;
 import io.sluice.proto.Frame;
@@ -16,12 +15,10 @@ import io.sluice.proto.TransactionStatus;
  * client is writable, the client only while the server is. Event loop only.
  */
 final class ReplicationRelay extends ClientSide {
-    private final ClientSession session;
     private ServerConnection server;
 
-    ReplicationRelay(ClientSession session, ServerConnection server, ReadGate gate, String applicationName) {
-        super(session.channel(), gate);
-        this.session = session;
+    ReplicationRelay(ClientSession session, ServerConnection server, String applicationName) {
+        super(session);
         this.server = server;
         server.link(this, applicationName);
         server.markRequest();

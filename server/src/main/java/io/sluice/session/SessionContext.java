@@ -70,15 +70,6 @@ public interface SessionContext {
     /** Unix uid of this process (for peer-authenticated console access). */
     int ownUid();
 
-    /**
-     * Sends a CancelRequest to the server that runs a query; {@code done} runs (on the event loop)
-     * once PostgreSQL has taken it, or forwarding failed.
-     */
-    void forwardCancel(io.sluice.backend.ServerConnection server, Runnable done);
-
-    /**
-     * Runs {@code then} once no cancel aimed at {@code server} is in flight (at once if none is): a
-     * released server goes back to the pool only then, so a late cancel cannot hit the next client.
-     */
-    void afterCancels(io.sluice.backend.ServerConnection server, Runnable then);
+    /** Forwards clients' cancel requests and holds released servers back until they are complete. */
+    io.sluice.backend.Cancels cancels();
 }

@@ -28,12 +28,12 @@ class CancelHoldTest {
         }
 
         @Override
-        public void forwardCancel(ServerConnection s, Runnable done) {
+        public void cancel(ServerConnection s, Runnable done) {
             cancelsInFlight.add(done);
         }
 
         @Override
-        public void afterCancels(ServerConnection s, Runnable then) {
+        public void whenDone(ServerConnection s, Runnable then) {
             if (cancelsInFlight.isEmpty()) {
                 then.run();
             } else {

@@ -8,6 +8,7 @@ import io.sluice.auth.AuthMethod;
 import io.sluice.auth.UserLookup;
 import io.sluice.backend.BackendCredentials;
 import io.sluice.backend.BackendTarget;
+import io.sluice.backend.Cancels;
 import io.sluice.backend.ServerConnection;
 import io.sluice.backend.ServerLogin;
 import io.sluice.config.PoolMode;
@@ -38,7 +39,7 @@ import java.util.function.Consumer;
  * through a {@link SessionContext} whose pool hands out its servers in order (the first one not
  * leased), queueing checkouts while all are leased. Time is virtual.
  */
-class SessionHarness implements SessionContext {
+class SessionHarness implements SessionContext, Cancels {
     static final ByteBufAllocator ALLOC = ByteBufAllocator.DEFAULT;
     final VirtualScheduler time = new VirtualScheduler();
     final ClientRegistry clients = new ClientRegistry();
@@ -346,13 +347,19 @@ class SessionHarness implements SessionContext {
         callback.connected(server);
     }
 
+    /** Cancels complete at once, unless a test says otherwise. */
     @Override
-    public void forwardCancel(ServerConnection server, Runnable done) {
+    public Cancels cancels() {
+        return this;
+    }
+
+    @Override
+    public void cancel(ServerConnection server, Runnable done) {
         done.run();
     }
 
     @Override
-    public void afterCancels(ServerConnection server, Runnable then) {
+    public void whenDone(ServerConnection server, Runnable then) {
         then.run();
     }
 

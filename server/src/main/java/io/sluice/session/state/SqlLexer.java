@@ -150,15 +150,28 @@ public final class SqlLexer {
 
     /** At a quote: a string up to its closing quote ('' doubles; with {@code escapes}, \ escapes). */
     private Token string(int start, boolean escapes) {
+        return new Token(Type.STRING, quotedBody('\'', escapes), start, pos);
+    }
+
+    /** At a double quote: a quoted identifier up to its closing quote ("" doubles). */
+    private Token quoted(int start) {
+        return new Token(Type.QUOTED, quotedBody('"', false), start, pos);
+    }
+
+    /**
+     * At an opening {@code quote}: the text up to the closing one, which is left behind. A doubled
+     * quote stands for one; with {@code escapes} a backslash takes the next character as it is.
+     */
+    private String quotedBody(char quote, boolean escapes) {
         pos++; // opening quote
         StringBuilder body = new StringBuilder();
         while (pos < sql.length()) {
             char c = sql.charAt(pos++);
             if (escapes && c == '\\' && pos < sql.length()) {
                 body.append(sql.charAt(pos++));
-            } else if (c == '\'') {
-                if (pos < sql.length() && sql.charAt(pos) == '\'') {
-                    body.append('\'');
+            } else if (c == quote) {
+                if (pos < sql.length() && sql.charAt(pos) == quote) {
+                    body.append(quote);
                     pos++;
                 } else {
                     break;
@@ -167,26 +180,7 @@ public final class SqlLexer {
                 body.append(c);
             }
         }
-        return new Token(Type.STRING, body.toString(), start, pos);
-    }
-
-    private Token quoted(int start) {
-        pos++;
-        StringBuilder body = new StringBuilder();
-        while (pos < sql.length()) {
-            char c = sql.charAt(pos++);
-            if (c == '"') {
-                if (pos < sql.length() && sql.charAt(pos) == '"') {
-                    body.append('"');
-                    pos++;
-                } else {
-                    break;
-                }
-            } else {
-                body.append(c);
-            }
-        }
-        return new Token(Type.QUOTED, body.toString(), start, pos);
+        return body.toString();
     }
 
     /** {@code $1} parameters and {@code $tag$...$tag$} strings; null if neither (a lone $). */

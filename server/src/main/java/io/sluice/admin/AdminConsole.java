@@ -100,7 +100,7 @@ public final class AdminConsole {
         if (word.equals("show") || word.equals("select")) {
             return now(show(query, cmd.arg(), who));
         }
-        if (ControlCommands.words().contains(word)) {
+        if (ControlCommands.isCommand(word)) {
             return control.run(word, query, cmd.arg(), who).thenApply(List::of);
         }
         return now(fail(AdminErrors.invalidCommand(query)));

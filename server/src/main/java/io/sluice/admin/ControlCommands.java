@@ -1,8 +1,8 @@
 package io.sluice.admin;
 
 import java.math.BigInteger;
-import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
@@ -13,6 +13,24 @@ import java.util.concurrent.CompletionStage;
  * {@link AdminResult}s; waits (PAUSE, SUSPEND, WAIT_CLOSE, RELOAD) complete later.
  */
 final class ControlCommands {
+    /** What runs one control command: {@code query} is the raw text (for syntax errors), {@code arg} "" if none. */
+    private interface Handler {
+        CompletionStage<AdminResult> run(ControlCommands c, String query, String arg, AdminUser who);
+    }
+
+    /** The control words and their handlers, as PgBouncer's cmd_list pairs each word with its function. */
+    private static final Map<String, Handler> COMMANDS = Map.ofEntries(
+            Map.entry("pause", (c, query, arg, who) -> c.pause(arg, who)),
+            Map.entry("resume", (c, query, arg, who) -> done(c.resume(arg, who))),
+            Map.entry("suspend", (c, query, arg, who) -> c.suspend(query, arg, who)),
+            Map.entry("disable", (c, query, arg, who) -> done(c.disable(arg, who))),
+            Map.entry("enable", (c, query, arg, who) -> done(c.enable(arg, who))),
+            Map.entry("reconnect", (c, query, arg, who) -> done(c.reconnect(arg, who))),
+            Map.entry("kill", (c, query, arg, who) -> done(c.kill(arg, who))),
+            Map.entry("kill_client", (c, query, arg, who) -> done(c.killClient(arg, who))),
+            Map.entry("wait_close", (c, query, arg, who) -> c.waitClose(arg, who)),
+            Map.entry("reload", (c, query, arg, who) -> c.reload(query, arg, who)),
+            Map.entry("shutdown", (c, query, arg, who) -> done(c.shutdown(query, arg, who))));
 
     private final AdminContext ctx;
 
@@ -20,22 +38,15 @@ final class ControlCommands {
         this.ctx = ctx;
     }
 
+    /** Whether {@code word} (lower case) names a control command. */
+    static boolean isCommand(String word) {
+        return COMMANDS.containsKey(word);
+    }
+
     /** A control command: {@code query} is the raw text (for syntax errors), {@code arg} "" if none. */
     CompletionStage<AdminResult> run(String word, String query, String arg, AdminUser who) {
-        return switch (word.toLowerCase(Locale.ROOT)) {
-            case "pause" -> pause(arg, who);
-            case "resume" -> done(resume(arg, who));
-            case "suspend" -> suspend(query, arg, who);
-            case "disable" -> done(disable(arg, who));
-            case "enable" -> done(enable(arg, who));
-            case "reconnect" -> done(reconnect(arg, who));
-            case "kill" -> done(kill(arg, who));
-            case "kill_client" -> done(killClient(arg, who));
-            case "wait_close" -> waitClose(arg, who);
-            case "reload" -> reload(query, arg, who);
-            case "shutdown" -> done(shutdown(query, arg, who));
-            default -> done(fail(AdminErrors.invalidCommand(query)));
-        };
+        Handler handler = COMMANDS.get(word.toLowerCase(Locale.ROOT));
+        return handler == null ? done(fail(AdminErrors.invalidCommand(query))) : handler.run(this, query, arg, who);
     }
 
     private CompletionStage<AdminResult> pause(String arg, AdminUser who) {
@@ -298,10 +309,5 @@ final class ControlCommands {
 
     private static CompletionStage<AdminResult> done(AdminResult result) {
         return CompletableFuture.completedFuture(result);
-    }
-
-    static List<String> words() {
-        return List.of("pause", "resume", "suspend", "disable", "enable", "reconnect", "kill", "kill_client",
-                "wait_close", "reload", "shutdown");
     }
 }

@@ -231,12 +231,21 @@ public final class ServerConnection extends ChannelInboundHandlerAdapter impleme
      * {@code done} gets true when it ended without error.
      */
     public void runInternal(String sql, Consumer<Boolean> done) {
+        runInternalAfter(0, sql, done);
+    }
+
+    /**
+     * {@link #runInternal} on a server that still owes {@code readiesOwed} answers (each up to its
+     * ReadyForQuery) to a client that left: those are swallowed first, so that none of them is
+     * taken for this query's end and this query's answer reaches nobody after the release.
+     */
+    public void runInternalAfter(int readiesOwed, String sql, Consumer<Boolean> done) {
         if (!isOpen() || state == State.INTERNAL || state == State.LOGIN) {
             done.accept(false);
             return;
         }
         State back = state;
-        internal = new InternalQuery(back, done);
+        internal = new InternalQuery(back, done, readiesOwed + 1);
         state = State.INTERNAL;
         channel.config().setAutoRead(true);
         channel.writeAndFlush(Encoders.query(channel.alloc(), sql));
@@ -352,6 +361,9 @@ public final class ServerConnection extends ChannelInboundHandlerAdapter impleme
             rememberParam(frame);
         } else if (t == 'Z') {
             status = BackendDecoding.readyStatus(frame);
+            if (--internal.readies > 0) {
+                return;
+            }
             InternalQuery q = internal;
             internal = null;
             state = q.back;
@@ -416,10 +428,13 @@ public final class ServerConnection extends ChannelInboundHandlerAdapter impleme
         final State back;
         final Consumer<Boolean> done;
         boolean failed;
+        /** ReadyForQuery messages still to come, the query's own last. */
+        int readies;
 
-        InternalQuery(State back, Consumer<Boolean> done) {
+        InternalQuery(State back, Consumer<Boolean> done, int readies) {
             this.back = back;
             this.done = done;
+            this.readies = readies;
         }
     }
 }

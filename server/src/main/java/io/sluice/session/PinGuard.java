@@ -45,9 +45,10 @@ final class PinGuard {
     /**
      * A pinned client left: its LISTEN, temporary tables, locks and cursors must not reach the
      * next client, so the server's session is discarded before it goes back (closed if that fails).
+     * {@code readiesOwed}: answers still in flight to the client (a pin probe), skipped first.
      */
-    static void discardSession(ServerConnection s, Lease l) {
-        s.runInternal("DISCARD ALL", ok -> {
+    static void discardSession(ServerConnection s, Lease l, int readiesOwed) {
+        s.runInternalAfter(readiesOwed, "DISCARD ALL", ok -> {
             if (ok) {
                 ServerSync.serverReset(s);
                 l.release();

@@ -409,16 +409,19 @@ final class Relay extends ClientSide implements StatementRouter.Owner {
         server = null;
         lease = null;
         boolean pinned = false;
+        int owed = 0;
         if (router != null) {
             pins.left();
-            pinned = router.pinned() || router.probing;
+            // a probe still out may find state: clean the server as if pinned, after its answer
+            owed = router.readiesOwed();
+            pinned = router.pinned() || router.probing || owed > 0;
             router.detached();
         }
         s.unlink();
         switch (policy.onClientGone(pendingSyncs > 0 || unsynced, s.inTransaction(), s.isOpen())) {
             case RETURN -> {
                 if (pinned) {
-                    PinGuard.discardSession(s, l);
+                    PinGuard.discardSession(s, l, owed);
                 } else {
                     session.context().cancels().whenDone(s, () -> ServerReturn.afterReset(s, l, resetQuery()));
                 }

@@ -107,6 +107,17 @@ final class StatementRouter {
         return probing || !queue.isEmpty() || pinned();
     }
 
+    /** Answers the server still owes up to a ReadyForQuery each (Sluice's own queries once the client is synced). */
+    int readiesOwed() {
+        int n = 0;
+        for (Expected e : queue) {
+            if (e.endsAtReady() && e.action != Expected.Action.FAKE) {
+                n++;
+            }
+        }
+        return n;
+    }
+
     /** State exists that only this server has (LISTEN, temp tables, locks, cursors) or that cannot be replayed. */
     boolean pinned() {
         return pins.pinned() || journal.unsure() != null;

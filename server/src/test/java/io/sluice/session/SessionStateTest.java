@@ -125,6 +125,27 @@ class SessionStateTest {
     }
 
     @Test
+    void aClientThatLeavesWhileItsServerIsAskedAboutPinsLeavesNoAnswerForTheNext() {
+        // node-postgres closes right after its last query: the probe's answer is still on the way
+        h.clientSends(query("select pg_advisory_unlock(1)"));
+        s1.writeInbound(all(row("t"), complete("SELECT 1"), ready('I')));
+        assertEquals(List.of("Q select pg_advisory_unlock(1)", PROBE), toServer(s1));
+        h.client.close();
+        assertEquals(List.of("Q DISCARD ALL"), toServer(s1));
+        s1.writeInbound(all(row("0", "0", "0", "0"), complete("SELECT 1"), ready('I')));
+        assertEquals(List.of(), h.leaseEnds, "the probe's ReadyForQuery does not end the DISCARD ALL");
+        s1.writeInbound(all(complete("DISCARD ALL"), ready('I')));
+        assertEquals(List.of("release"), h.leaseEnds);
+
+        SessionHarness.ClientEnd b = h.newClient();
+        b.channel().writeInbound(query("select 2"));
+        assertEquals(List.of("Q select 2"), toServer(s1));
+        s1.writeInbound(all(row("2"), complete("SELECT 1"), ready('I')));
+        assertEquals(List.of("D", "C SELECT 1", "Z I"), toClient(b.channel()));
+        assertEquals(ClientSession.State.IDLE, b.session().state());
+    }
+
+    @Test
     void beyondMaxPinnedServersTheClientIsToldWhichKey() {
         h = new SessionHarness(PoolMode.TRANSACTION, 2, 200, 1);
         s1 = h.serverChannels.get(0);

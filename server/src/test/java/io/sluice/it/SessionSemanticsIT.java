@@ -299,10 +299,32 @@ class SessionSemanticsIT {
     @ParameterizedTest
     @MethodSource("pythonDrivers")
     void pythonDrivers(String lib, Target t) throws Exception {
-        Path script = Path.of(SessionSemanticsIT.class.getResource("/clients/session_semantics.py").toURI());
-        ProcessResult r = ProcessRunner.of("/usr/bin/python3", script.toString(), lib, "127.0.0.1",
-                        String.valueOf(port(t)), db, t == Target.TRANSACTION ? "1" : "0")
-                .timeout(Duration.ofMinutes(3)).run();
+        runsEveryCase(ProcessRunner.of(driverCommand("/usr/bin/python3", "session_semantics.py", lib, t)));
+    }
+
+    static Stream<Arguments> nodeDrivers() {
+        return Stream.of("pg", "postgres")
+                .flatMap(lib -> Stream.of(Target.values()).map(t -> Arguments.of(lib, t)));
+    }
+
+    /** node-postgres and postgres.js from npm, pinned in clients/node/package-lock.json. */
+    @ParameterizedTest
+    @MethodSource("nodeDrivers")
+    void nodeDrivers(String lib, Target t) throws Exception {
+        String modules = NodeClients.modules().toString();
+        runsEveryCase(ProcessRunner.of(driverCommand(NodeClients.node(), "session_semantics.cjs", lib, t))
+                .env("NODE_PATH", modules));
+    }
+
+    /** An interpreter running one of the clients/ scripts: LIB HOST PORT DBNAME MULTI. */
+    private static List<String> driverCommand(String interpreter, String script, String lib, Target t) throws Exception {
+        Path file = Path.of(SessionSemanticsIT.class.getResource("/clients/" + script).toURI());
+        return List.of(interpreter, file.toString(), lib, "127.0.0.1", String.valueOf(port(t)), db,
+                t == Target.TRANSACTION ? "1" : "0");
+    }
+
+    private static void runsEveryCase(ProcessRunner script) {
+        ProcessResult r = script.timeout(Duration.ofMinutes(3)).run();
         assertThat(r.exitCode()).as(r.describe()).isZero();
         assertThat(r.stdout().lines().filter(l -> l.startsWith("ok ")).count()).as(r.stdout()).isEqualTo(6);
     }

@@ -12,7 +12,7 @@ import java.util.List;
  * collector reads {@code total_requests}, a column PgBouncer dropped in 1.8, so it never produces
  * metrics against a current PgBouncer and is left out);</li>
  * <li>Sluice's pool-pressure families (spec "Observability") from SHOW POOL_SCALING and
- * POOL_COORDINATOR.</li>
+ * POOL_COORDINATOR, and pinned clients per pool from SHOW PINNED_CLIENTS ({@link PinnedPerPool}).</li>
  * </ul>
  * The runtime only has to provide the SHOW tables named in {@link #SOURCES}. Immutable.
  */
@@ -20,7 +20,7 @@ public final class Families {
     /** SHOW commands the table reads. */
     public static final List<String> SOURCES =
             List.of("DATABASES", "POOLS", "STATS_TOTALS", "LISTS", "CONFIG", "VERSION", "POOL_SCALING",
-                    "POOL_COORDINATOR");
+                    "POOL_COORDINATOR", "PINNED_CLIENTS");
 
     /** The version family (an info metric, label {@code version}). */
     public static final String VERSION_INFO = "pgbouncer_version_info";
@@ -159,6 +159,10 @@ public final class Families {
             f.add(new Family("POOL_COORDINATOR", m[0], null, "sluice_pool_coordinator", MetricKind.TEXT_GAUGE, 1,
                     coordLabels, List.of("=" + m[1], "database"), "Coordinator state now (SHOW POOL_COORDINATOR)"));
         }
+        f.add(new Family(PinnedPerPool.TABLE, "pinned", null, "sluice_pool_pinned_clients", MetricKind.GAUGE, 1,
+                pool, pool, "Clients that keep their server between transactions because of LISTEN, temporary"
+                        + " tables, session advisory locks, WITH HOLD cursors or settings that cannot move"
+                        + " (SHOW PINNED_CLIENTS)"));
         return List.copyOf(f);
     }
 }

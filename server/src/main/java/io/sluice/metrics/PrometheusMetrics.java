@@ -51,7 +51,8 @@ public final class PrometheusMetrics {
     }
 
     /** Updates every series from the tables and returns the exposition text. */
-    public synchronized String render(Map<String, ShowTable> tables) {
+    public synchronized String render(Map<String, ShowTable> shown) {
+        Map<String, ShowTable> tables = PinnedPerPool.with(shown);
         updateVersion(tables.get("VERSION"));
         List<Sample> text = new ArrayList<>();
         Set<SeriesKey> seen = new HashSet<>();

@@ -1,5 +1,6 @@
 package io.sluice.it;
 
+import io.sluice.testkit.Await;
 import io.sluice.testkit.FreePorts;
 import io.sluice.testkit.PgBouncerProcess;
 import io.sluice.testkit.PgCluster;
@@ -142,6 +143,27 @@ class PrometheusIT {
         assertThat(text).contains("pgbouncer_version_info{version=\"1.25.2\"} 1");
         assertThat(sample(text, "pgbouncer_up", null)).isEqualTo(1.0);
         assertThat(sample(text, "sluice_pool_scaling_total", "type=\"creates_started\"")).isPositive();
+    }
+
+    @Test
+    void aListeningClientIsCountedAsPinnedUntilItUnlistens() throws Exception {
+        String series = "sluice_pool_pinned_clients";
+        String pool = "database=\"" + db + "\",user=\"postgres\"";
+        try (java.sql.Connection c = io.sluice.testkit.Jdbc.connect("127.0.0.1", sluice.port, db, "postgres", null,
+                new java.util.Properties()); java.sql.Statement st = c.createStatement()) {
+            st.execute("LISTEN prom_pinned");
+            Await.until(Duration.ofSeconds(10), () -> pinned(series, pool) == 1.0, "one pinned client");
+            st.execute("UNLISTEN *");
+            Await.until(Duration.ofSeconds(10), () -> pinned(series, pool) == 0.0, "no pinned client");
+        }
+    }
+
+    private static double pinned(String series, String pool) {
+        try {
+            return sample(scrape(), series, pool);
+        } catch (Exception e) {
+            throw new AssertionError(e);
+        }
     }
 
     @Test

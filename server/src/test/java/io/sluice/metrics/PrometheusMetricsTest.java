@@ -45,6 +45,23 @@ class PrometheusMetricsTest {
     }
 
     @Test
+    void pinnedClientsAreCountedPerPoolAndAPoolWithoutPinsReadsZero() {
+        ShowTable pools = new ShowTable(List.of("database", "user", "cl_active"),
+                List.of(List.of("db", "app", "3"), List.of("db", "other", "1")));
+        ShowTable pinned = new ShowTable(List.of("database", "user", "client_id", "reason"),
+                List.of(List.of("db", "app", "7", "listen=1"), List.of("db", "app", "9", "temp=1")));
+        PrometheusMetrics m = new PrometheusMetrics();
+        String text = m.render(Map.of("POOLS", pools, "PINNED_CLIENTS", pinned));
+        assertThat(text)
+                .contains("# TYPE sluice_pool_pinned_clients gauge")
+                .contains("sluice_pool_pinned_clients{database=\"db\",user=\"app\"} 2.0")
+                .contains("sluice_pool_pinned_clients{database=\"db\",user=\"other\"} 0.0");
+        String unpinned = m.render(Map.of("POOLS", pools, "PINNED_CLIENTS",
+                new ShowTable(pinned.columns(), List.of())));
+        assertThat(unpinned).contains("sluice_pool_pinned_clients{database=\"db\",user=\"app\"} 0.0");
+    }
+
+    @Test
     void microsecondColumnsBecomeSecondsAndNullCellsGiveNoSample() {
         ShowTable totals = new ShowTable(List.of("database", "query_time", "query_count"),
                 java.util.Arrays.asList(java.util.Arrays.asList("db", "2500000", null)));

@@ -9,11 +9,25 @@ package io.sluice.auth;
  * @param message the primary message PostgreSQL would send ("malformed SCRAM message" or
  *     {@code password authentication failed for user "x"})
  * @param detail the specific reason, worded like PgBouncer's log line (e.g.
- *     {@code malformed SCRAM message (attribute "r" expected)}); never contains secrets
+ *     {@code malformed SCRAM message (attribute "r" expected)}); never contains secrets. For
+ *     a {@code postgresWords} failure, PostgreSQL's DETAIL (may be null)
+ * @param postgresWords the client is told {@code message} and {@code detail} as PostgreSQL
+ *     words them, instead of PgBouncer's generic text: channel binding, which PgBouncer does
+ *     not offer, so PostgreSQL is the only reference clients know
  */
-public record AuthFailure(String sqlState, String message, String detail) {
+public record AuthFailure(String sqlState, String message, String detail, boolean postgresWords) {
     public static final String PROTOCOL_VIOLATION = "08P01";
     public static final String INVALID_PASSWORD = "28P01";
+    public static final String INVALID_AUTHORIZATION = "28000";
+
+    public AuthFailure(String sqlState, String message, String detail) {
+        this(sqlState, message, detail, false);
+    }
+
+    /** A channel-binding refusal in PostgreSQL's words (auth-scram.c), sent to the client as such. */
+    public static AuthFailure channelBinding(String sqlState, String message, String detail) {
+        return new AuthFailure(sqlState, message, detail, true);
+    }
 
     /**
      * What PgBouncer 1.25.2 itself sends the client (SQLSTATE 08P01) whenever a SCRAM exchange

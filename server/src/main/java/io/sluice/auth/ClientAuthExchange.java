@@ -46,6 +46,7 @@ public final class ClientAuthExchange {
     private Expect expect = Expect.NOTHING;
     private byte[] salt;
     private ScramServerExchange scram;
+    private byte[] channelBinding;
 
     /**
      * @param secret the user's stored secret; null for an unknown user
@@ -65,6 +66,15 @@ public final class ClientAuthExchange {
     /** With secure randomness, as logins run in production. */
     public static ClientAuthExchange secure(ClientAuthDecision decision, String user, String secret) {
         return new ClientAuthExchange(decision, user, secret, SECURE, NonceSource.secureRandom(), MOCK_KEY);
+    }
+
+    /**
+     * The client is on TLS and this is its {@code tls-server-end-point} data: a SCRAM challenge
+     * then offers SCRAM-SHA-256-PLUS too. Call before {@link #first()}; null changes nothing.
+     */
+    public ClientAuthExchange channelBinding(byte[] tlsServerEndPoint) {
+        channelBinding = tlsServerEndPoint == null ? null : tlsServerEndPoint.clone();
+        return this;
     }
 
     public Expect expects() {
@@ -90,8 +100,11 @@ public final class ClientAuthExchange {
                         ? ScramServerExchange.mock(user, mockKey, SCRAM_ITERATIONS, nonces)
                         : ScramServerExchange.forStoredSecret(user, secret, SCRAM_ITERATIONS,
                                 () -> randomBytes(random, ScramCrypto.DEFAULT_SALT_LEN), nonces);
+                scram.offerChannelBinding(channelBinding);
                 expect = Expect.SASL_INITIAL;
-                return new Challenge(10, (ScramServerExchange.MECHANISM + "\0\0").getBytes(StandardCharsets.UTF_8));
+                StringBuilder list = new StringBuilder();
+                scram.mechanisms().forEach(m -> list.append(m).append('\0'));
+                return new Challenge(10, list.append('\0').toString().getBytes(StandardCharsets.UTF_8));
             }
             default -> throw new IllegalStateException("no password exchange for " + action);
         }
@@ -112,11 +125,8 @@ public final class ClientAuthExchange {
     public Step saslInitial(String mechanism, String clientFirst) {
         require(Expect.SASL_INITIAL);
         expect = Expect.NOTHING;
-        if (!ScramServerExchange.MECHANISM.equals(mechanism)) {
-            return sasl(AuthFailure.protocol("unsupported SASL mechanism: " + mechanism));
-        }
         try {
-            String serverFirst = scram.serverFirst(clientFirst);
+            String serverFirst = scram.serverFirst(mechanism, clientFirst);
             expect = Expect.SASL_RESPONSE;
             return new Challenge(11, serverFirst.getBytes(StandardCharsets.UTF_8));
         } catch (ScramException e) {
@@ -142,7 +152,7 @@ public final class ClientAuthExchange {
     }
 
     private static Failed sasl(AuthFailure f) {
-        return new Failed(f, AuthFailure.PGBOUNCER_SASL_REASON);
+        return new Failed(f, f.postgresWords() ? f.message() : AuthFailure.PGBOUNCER_SASL_REASON);
     }
 
     private void require(Expect what) {

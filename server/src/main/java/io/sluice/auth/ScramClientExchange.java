@@ -12,8 +12,10 @@ import java.util.Objects;
  *
  * <p>Sequence: {@link #clientFirst()} (SASLInitialResponse data, mechanism {@value
  * ScramServerExchange#MECHANISM}), {@link #clientFinal} with AuthenticationSASLContinue data,
- * {@link #verifyServerFinal} with AuthenticationSASLFinal data. No channel binding ("n,,"),
- * empty user name, as PgBouncer and libpq do. One instance per login; not thread-safe.
+ * {@link #verifyServerFinal} with AuthenticationSASLFinal data. Empty user name, as PgBouncer
+ * and libpq send. Without {@link #bindChannel} no channel binding ("n,,", as PgBouncer); with
+ * it, {@value ScramServerExchange#MECHANISM_PLUS} bound to the server's certificate, as libpq
+ * does when the server offers it over TLS. One instance per login; not thread-safe.
  */
 public final class ScramClientExchange {
     private enum State { NEW, FIRST_SENT, FINAL_SENT, DONE }
@@ -23,6 +25,7 @@ public final class ScramClientExchange {
     private final byte[] serverKeyGiven;
     private final NonceSource nonces;
     private String userName = "";
+    private byte[] bindingData;
 
     private State state = State.NEW;
     private String clientNonce;
@@ -63,7 +66,28 @@ public final class ScramClientExchange {
         return this;
     }
 
-    /** {@code n,,n=,r=<nonce>}. */
+    /**
+     * Binds the exchange to the TLS channel with this {@code tls-server-end-point} data (the hash
+     * of the certificate the server presented). Call before {@link #clientFirst()}; null: none.
+     */
+    public ScramClientExchange bindChannel(byte[] tlsServerEndPoint) {
+        if (state != State.NEW) {
+            throw new IllegalStateException("bindChannel after clientFirst");
+        }
+        bindingData = tlsServerEndPoint == null ? null : tlsServerEndPoint.clone();
+        return this;
+    }
+
+    /** The mechanism to name in SASLInitialResponse. */
+    public String mechanism() {
+        return bindingData == null ? ScramServerExchange.MECHANISM : ScramServerExchange.MECHANISM_PLUS;
+    }
+
+    private String gs2Header() {
+        return bindingData == null ? "n,," : ScramServerExchange.BINDING_GS2_HEADER;
+    }
+
+    /** {@code n,,n=,r=<nonce>}, or {@code p=tls-server-end-point,,n=,r=<nonce>} when bound. */
     public String clientFirst() {
         if (state != State.NEW) {
             throw new IllegalStateException("clientFirst already called");
@@ -74,11 +98,12 @@ public final class ScramClientExchange {
         }
         clientFirstBare = "n=" + userName + ",r=" + clientNonce;
         state = State.FIRST_SENT;
-        return "n,," + clientFirstBare;
+        return gs2Header() + clientFirstBare;
     }
 
     /**
-     * Answers server-first-message with {@code c=biws,r=<nonce>,p=<proof>}.
+     * Answers server-first-message with {@code c=biws,r=<nonce>,p=<proof>} (when bound, {@code c=}
+     * carries the GS2 header and the certificate hash).
      *
      * @throws ScramException if the server's message is malformed or its nonce does not extend ours
      */
@@ -116,7 +141,9 @@ public final class ScramClientExchange {
             ck = clientKey;
             serverKey = serverKeyGiven;
         }
-        String withoutProof = "c=biws,r=" + nonce;
+        byte[] header = ScramCrypto.utf8(gs2Header());
+        byte[] cbindInput = bindingData == null ? header : ScramCrypto.concat(header, bindingData);
+        String withoutProof = "c=" + ScramCrypto.b64(cbindInput) + ",r=" + nonce;
         byte[] authMessage = (clientFirstBare + "," + serverFirstMessage + "," + withoutProof)
                 .getBytes(StandardCharsets.UTF_8);
         byte[] clientSignature = ScramCrypto.hmac(ScramCrypto.sha256(ck), authMessage);
@@ -154,6 +181,7 @@ public final class ScramClientExchange {
             throw new ScramException(AuthFailure.protocol("incorrect server signature"));
         }
     }
+
 
     private static int parsePositive(String text) {
         boolean digits = text.chars().allMatch(c -> c >= '0' && c <= '9');

@@ -88,6 +88,16 @@ final class ScramMessageReader {
         return c >= 0x21 && c <= 0x7E ? "'" + c + "'" : String.format("0x%02x", (int) c & 0xFF);
     }
 
+    /** How PostgreSQL quotes a client's string in an error: printable ASCII, else '?', at most 30. */
+    static String sanitize(String s) {
+        StringBuilder out = new StringBuilder();
+        for (int i = 0; i < s.length() && i < 30; i++) {
+            char c = s.charAt(i);
+            out.append(c >= 0x21 && c <= 0x7E ? c : '?');
+        }
+        return out.toString();
+    }
+
     /** RFC 5802 "printable": 0x21-0x7E except ','. */
     static boolean isPrintable(String s) {
         for (int i = 0; i < s.length(); i++) {

@@ -4,13 +4,18 @@ import io.sluice.config.userlist.Secret;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.util.Arrays;
+import java.util.List;
 import java.util.Objects;
 import java.util.function.Supplier;
 
 /**
  * The pooler's side of SCRAM-SHA-256 when it authenticates a client, PostgreSQL flavour:
- * mechanism {@value #MECHANISM} only, no channel binding (gs2 flag {@code n} or {@code y}
- * accepted, {@code p} refused), no authzid, the user name in client-first ignored.
+ * mechanism {@value #MECHANISM}, and {@value #MECHANISM_PLUS} with channel binding
+ * {@value #CHANNEL_BINDING_TYPE} when {@link #offerChannelBinding} gave the binding data (the
+ * client is on TLS); no authzid, the user name in client-first ignored. The GS2 flag is checked
+ * against the mechanism as PostgreSQL's auth-scram.c does, with its words: {@code p} only with
+ * PLUS, {@code n}/{@code y} only without, and {@code y} (the client thinks the server cannot
+ * bind) refused while binding is on offer, which is how a stripped PLUS is detected.
  *
  * <p>Drive it with the SASL payloads: {@link #serverFirst} for the SASLInitialResponse data
  * (send the result in AuthenticationSASLContinue), then {@link #verifyClientFinal} for the
@@ -23,6 +28,11 @@ import java.util.function.Supplier;
  */
 public final class ScramServerExchange {
     public static final String MECHANISM = "SCRAM-SHA-256";
+    public static final String MECHANISM_PLUS = "SCRAM-SHA-256-PLUS";
+    /** The one channel binding type PostgreSQL and its clients use (RFC 5929). */
+    public static final String CHANNEL_BINDING_TYPE = "tls-server-end-point";
+    /** The GS2 header a binding client sends, which begins its cbind-input. */
+    static final String BINDING_GS2_HEADER = "p=" + CHANNEL_BINDING_TYPE + ",,";
 
     /** Outcome of {@link #verifyClientFinal}. */
     public sealed interface Result permits Success, Failure {}
@@ -74,6 +84,9 @@ public final class ScramServerExchange {
     private final NonceSource nonces;
 
     private State state = State.NEW;
+    /** tls-server-end-point data of this connection; null when PLUS is not on offer. */
+    private byte[] bindingData;
+    private boolean bindingInUse;
     private char cbindFlag;
     private String clientFirstBare;
     private String clientNonce;
@@ -121,11 +134,28 @@ public final class ScramServerExchange {
      */
     public static ScramServerExchange mock(String user, byte[] mockKey, int scramIterations,
             NonceSource nonces) {
-        byte[] salt = Arrays.copyOf(ScramCrypto.sha256(concat(ScramCrypto.utf8(user), mockKey)),
+        byte[] salt = Arrays.copyOf(ScramCrypto.sha256(ScramCrypto.concat(ScramCrypto.utf8(user), mockKey)),
                 ScramCrypto.DEFAULT_SALT_LEN);
         byte[] unusable = new byte[ScramCrypto.KEY_LEN];
         ScramSecret fake = new ScramSecret(scramIterations, salt, unusable, unusable);
         return new ScramServerExchange(user, fake, false, true, null, nonces);
+    }
+
+    /**
+     * Offers {@value #MECHANISM_PLUS} with this {@code tls-server-end-point} data (the hash of the
+     * certificate the client's TLS session got); null leaves it off, as over plain TCP.
+     */
+    public ScramServerExchange offerChannelBinding(byte[] tlsServerEndPoint) {
+        if (state != State.NEW) {
+            throw new IllegalStateException("channel binding must be offered before the exchange");
+        }
+        bindingData = tlsServerEndPoint == null ? null : tlsServerEndPoint.clone();
+        return this;
+    }
+
+    /** The mechanisms for AuthenticationSASL, channel binding first as PostgreSQL lists them. */
+    public List<String> mechanisms() {
+        return bindingData == null ? List.of(MECHANISM) : List.of(MECHANISM_PLUS, MECHANISM);
     }
 
     /** The verifier in use (null only for a doomed md5-secret exchange). */
@@ -140,10 +170,22 @@ public final class ScramServerExchange {
      * @throws ScramException on malformed or unsupported input, or if the user has an md5 secret
      */
     public String serverFirst(String clientFirstMessage) {
+        return serverFirst(MECHANISM, clientFirstMessage);
+    }
+
+    /**
+     * As {@link #serverFirst(String)}, for the mechanism the client's SASLInitialResponse named:
+     * one of {@link #mechanisms()}, else refused like any unsupported mechanism.
+     */
+    public String serverFirst(String mechanism, String clientFirstMessage) {
         if (state != State.NEW) {
             throw new IllegalStateException("serverFirst already called");
         }
         state = State.DONE; // any failure below ends the exchange
+        if (!mechanisms().contains(mechanism)) {
+            throw new ScramException(AuthFailure.protocol("unsupported SASL mechanism: " + mechanism));
+        }
+        bindingInUse = MECHANISM_PLUS.equals(mechanism);
         parseClientFirst(Objects.requireNonNull(clientFirstMessage));
         if (doomed != null) {
             throw new ScramException(AuthFailure.wrongPassword(user, doomed));
@@ -162,20 +204,43 @@ public final class ScramServerExchange {
         ScramMessageReader in = new ScramMessageReader(msg);
         char flag = in.peek();
         switch (flag) {
-            case 'n', 'y' -> in.skip(); // 'y': client could bind, but we offer no -PLUS mechanism
-            case 'p' -> throw ScramException.malformed(
-                    "client requires SCRAM channel binding, but it is not supported");
+            case 'n', 'y' -> {
+                if (bindingInUse) {
+                    throw bindingRefused(AuthFailure.PROTOCOL_VIOLATION, "malformed SCRAM message",
+                            "The client selected SCRAM-SHA-256-PLUS, but the SCRAM message does not include "
+                                    + "channel binding data.");
+                }
+                if (flag == 'y' && bindingData != null) {
+                    // PLUS was offered: a client that thinks it was not saw a list someone cut short
+                    throw bindingRefused(AuthFailure.INVALID_AUTHORIZATION, "SCRAM channel binding negotiation error",
+                            "The client supports SCRAM channel binding but thinks the server does not.  "
+                                    + "However, this server does support channel binding.");
+                }
+                in.skip();
+                if (in.peek() != ',') {
+                    throw ScramException.malformed(
+                            "malformed SCRAM message (comma expected, but found character \""
+                                    + ScramMessageReader.sanitize(in.peek()) + "\")");
+                }
+                in.skip();
+            }
+            case 'p' -> {
+                if (!bindingInUse) {
+                    throw bindingRefused(AuthFailure.PROTOCOL_VIOLATION, "malformed SCRAM message",
+                            "The client selected SCRAM-SHA-256 without channel binding, but the SCRAM message "
+                                    + "includes channel binding data.");
+                }
+                String type = in.attr('p');
+                if (!CHANNEL_BINDING_TYPE.equals(type)) {
+                    throw bindingRefused(AuthFailure.PROTOCOL_VIOLATION, "unsupported SCRAM channel-binding type \""
+                            + ScramMessageReader.sanitize(type) + "\"", null);
+                }
+            }
             default -> throw ScramException.malformed(
                     "malformed SCRAM message (unexpected channel-binding flag \""
                             + ScramMessageReader.sanitize(flag) + "\")");
         }
         cbindFlag = flag;
-        if (in.peek() != ',') {
-            throw ScramException.malformed(
-                    "malformed SCRAM message (comma expected, but found character \""
-                            + ScramMessageReader.sanitize(in.peek()) + "\")");
-        }
-        in.skip();
         if (in.peek() == 'a') {
             throw new ScramException(AuthFailure.protocol(
                     "client uses authorization identity, but it is not supported"));
@@ -215,9 +280,13 @@ public final class ScramServerExchange {
         state = State.DONE;
         ScramMessageReader in = new ScramMessageReader(Objects.requireNonNull(clientFinalMessage));
         String cbind = in.attr('c');
-        boolean cbindOk = (cbind.equals("biws") && cbindFlag == 'n')
-                || (cbind.equals("eSws") && cbindFlag == 'y');
-        if (!cbindOk) {
+        if (bindingInUse) {
+            // cbind-input is the GS2 header (no authzid: refused above) and the certificate hash
+            String expected = ScramCrypto.b64(ScramCrypto.concat(ScramCrypto.utf8(BINDING_GS2_HEADER), bindingData));
+            if (!MessageDigest.isEqual(ScramCrypto.utf8(cbind), ScramCrypto.utf8(expected))) {
+                throw bindingRefused(AuthFailure.INVALID_AUTHORIZATION, "SCRAM channel binding check failed", null);
+            }
+        } else if (!((cbind.equals("biws") && cbindFlag == 'n') || (cbind.equals("eSws") && cbindFlag == 'y'))) {
             throw ScramException.malformed(
                     "unexpected SCRAM channel-binding attribute in client-final-message");
         }
@@ -259,9 +328,7 @@ public final class ScramServerExchange {
         return new Success(serverFinal, clientKey, serverKey, passThroughUsable);
     }
 
-    private static byte[] concat(byte[] a, byte[] b) {
-        byte[] out = Arrays.copyOf(a, a.length + b.length);
-        System.arraycopy(b, 0, out, a.length, b.length);
-        return out;
+    private static ScramException bindingRefused(String sqlState, String message, String detail) {
+        return new ScramException(AuthFailure.channelBinding(sqlState, message, detail));
     }
 }

@@ -296,7 +296,7 @@ final class ClientLogin {
             case CHECK_CERT -> certLogin(secret);
             default -> {
                 step = Step.AUTH;
-                exchange = ClientAuthExchange.secure(d, user, secret);
+                exchange = ClientAuthExchange.secure(d, user, secret).channelBinding(session.tlsState().channelBinding());
                 answer(exchange.first());
             }
         }
@@ -338,8 +338,11 @@ final class ClientLogin {
             finish();
         } else if (s instanceof ClientAuthExchange.Failed f) {
             // the client reads PgBouncer's words, which scripts match on; the SQLSTATE stays
-            // PostgreSQL's (28P01 for a wrong password, which drivers key "bad credentials" on)
-            session.fail(PgError.fatal(f.failure().sqlState(), f.logReason()), f.logReason());
+            // PostgreSQL's (28P01 for a wrong password, which drivers key "bad credentials" on).
+            // Channel binding, which PgBouncer lacks, is refused in PostgreSQL's words.
+            var x = f.failure();
+            session.fail(x.postgresWords() ? new PgError("FATAL", x.sqlState(), x.message(), x.detail())
+                    : PgError.fatal(x.sqlState(), f.logReason()), f.logReason());
         }
     }
 

@@ -83,6 +83,14 @@ final class ClientTlsState {
         return info == null && session.context().clientTls().requiresTls(session.unixSocket());
     }
 
+    /**
+     * SCRAM channel binding data of this client's TLS session (tls-server-end-point of the
+     * certificate Sluice presented); null without TLS or when RFC 5929 defines none for it.
+     */
+    byte[] channelBinding() {
+        return info == null ? null : info.serverEndPointAsServer();
+    }
+
     /** The client certificate the handshake verified, for auth_type = cert; null without one. */
     X509Certificate peerCertificate() {
         return info == null ? null : info.peerCertificate();

@@ -12,8 +12,10 @@ import java.security.cert.X509Certificate;
  * An established TLS session as Sluice reports it.
  *
  * @param peerCertificate the peer's verified certificate (leaf), or null when it sent none
+ * @param localCertificate the certificate this side presented (leaf), or null when none
  */
-public record TlsInfo(String protocol, String cipher, X509Certificate peerCertificate) {
+public record TlsInfo(String protocol, String cipher, X509Certificate peerCertificate,
+                      X509Certificate localCertificate) {
 
     /** The session on this channel once its handshake is done; null without TLS or before. */
     public static TlsInfo of(Channel channel) {
@@ -29,7 +31,22 @@ public record TlsInfo(String protocol, String cipher, X509Certificate peerCertif
         } catch (SSLPeerUnverifiedException e) {
             // no client certificate: fine unless the login needs one
         }
-        return new TlsInfo(s.getProtocol(), s.getCipherSuite(), peer);
+        Certificate[] local = s.getLocalCertificates();
+        X509Certificate own = local != null && local.length > 0 && local[0] instanceof X509Certificate x ? x : null;
+        return new TlsInfo(s.getProtocol(), s.getCipherSuite(), peer, own);
+    }
+
+    /**
+     * SCRAM channel binding data for a client of Sluice: {@code tls-server-end-point} of the
+     * certificate Sluice presented on this session; null when it has none.
+     */
+    public byte[] serverEndPointAsServer() {
+        return ChannelBinding.tlsServerEndPoint(localCertificate);
+    }
+
+    /** The same for Sluice as a client of PostgreSQL: of the certificate the server presented. */
+    public byte[] serverEndPointAsClient() {
+        return ChannelBinding.tlsServerEndPoint(peerCertificate);
     }
 
     /**

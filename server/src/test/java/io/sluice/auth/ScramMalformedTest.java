@@ -53,11 +53,12 @@ class ScramMalformedTest {
     }
 
     @Test
-    void channelBindingRequiredIsRefusedClearly() {
+    void channelBindingWithoutPlusIsRefusedInPostgresWords() {
         AuthFailure f = clientFirstFails("p=tls-server-end-point,,n=,r=abc");
         assertThat(f.sqlState()).isEqualTo("08P01");
-        assertThat(f.detail())
-                .isEqualTo("client requires SCRAM channel binding, but it is not supported");
+        assertThat(f.postgresWords()).isTrue();
+        assertThat(f.detail()).isEqualTo("The client selected SCRAM-SHA-256 without channel binding, "
+                + "but the SCRAM message includes channel binding data.");
     }
 
     @Test

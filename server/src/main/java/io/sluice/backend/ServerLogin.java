@@ -3,14 +3,17 @@ package io.sluice.backend;
 import io.sluice.auth.Md5Auth;
 import io.sluice.auth.NonceSource;
 import io.sluice.auth.ScramClientExchange;
+import io.sluice.auth.ScramServerExchange;
 import io.sluice.config.userlist.Secret;
 import io.sluice.log.Level;
 import io.sluice.log.Log;
 import io.sluice.proto.BackendMessage;
 import io.sluice.proto.SqlState;
 import io.sluice.proto.codec.Encoders;
+import io.sluice.tls.TlsInfo;
 
 import java.nio.charset.StandardCharsets;
+import java.util.List;
 import java.util.function.Consumer;
 
 /**
@@ -96,8 +99,8 @@ public final class ServerLogin {
                         Md5Auth.clientResponse(pw, credentials.user(), a.data())));
             }
             case BackendMessage.Authentication.SASL -> {
-                String mechs = new String(a.data(), StandardCharsets.UTF_8);
-                if (!mechs.contains("SCRAM-SHA-256")) {
+                List<String> mechs = List.of(new String(a.data(), StandardCharsets.UTF_8).split("\0"));
+                if (!mechs.contains(ScramServerExchange.MECHANISM)) {
                     refuse(conn, "none of the server's SASL authentication mechanisms are supported");
                     return;
                 }
@@ -112,7 +115,12 @@ public final class ServerLogin {
                             : "wrong password type");
                     return;
                 }
-                ch.writeAndFlush(Encoders.saslInitialResponse(ch.alloc(), "SCRAM-SHA-256", scram.clientFirst()));
+                // over TLS PostgreSQL offers PLUS: bind to its certificate, as libpq does by default,
+                // so that a man in the middle presenting another certificate cannot relay the login
+                TlsInfo tls = TlsInfo.of(ch);
+                scram.bindChannel(mechs.contains(ScramServerExchange.MECHANISM_PLUS) && tls != null
+                        ? tls.serverEndPointAsClient() : null);
+                ch.writeAndFlush(Encoders.saslInitialResponse(ch.alloc(), scram.mechanism(), scram.clientFirst()));
             }
             case BackendMessage.Authentication.SASL_CONTINUE -> {
                 try {

@@ -13,7 +13,8 @@ package io.sluice.auth;
  *     a {@code postgresWords} failure, PostgreSQL's DETAIL (may be null)
  * @param postgresWords the client is told {@code message} and {@code detail} as PostgreSQL
  *     words them, instead of PgBouncer's generic text: channel binding, which PgBouncer does
- *     not offer, so PostgreSQL is the only reference clients know
+ *     not offer, so PostgreSQL is the only reference clients know; and an invalid mechanism,
+ *     where PgBouncer sends PostgreSQL's words itself
  */
 public record AuthFailure(String sqlState, String message, String detail, boolean postgresWords) {
     public static final String PROTOCOL_VIOLATION = "08P01";
@@ -24,8 +25,8 @@ public record AuthFailure(String sqlState, String message, String detail, boolea
         this(sqlState, message, detail, false);
     }
 
-    /** A channel-binding refusal in PostgreSQL's words (auth-scram.c), sent to the client as such. */
-    public static AuthFailure channelBinding(String sqlState, String message, String detail) {
+    /** A refusal in PostgreSQL's words (auth-scram.c), sent to the client as such. */
+    public static AuthFailure postgres(String sqlState, String message, String detail) {
         return new AuthFailure(sqlState, message, detail, true);
     }
 

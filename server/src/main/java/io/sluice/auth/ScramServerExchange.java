@@ -183,7 +183,9 @@ public final class ScramServerExchange {
         }
         state = State.DONE; // any failure below ends the exchange
         if (!mechanisms().contains(mechanism)) {
-            throw new ScramException(AuthFailure.protocol("unsupported SASL mechanism: " + mechanism));
+            // PgBouncer 1.18 and PostgreSQL alike send these words (PLUS over plain TCP included)
+            throw new ScramException(AuthFailure.postgres(AuthFailure.PROTOCOL_VIOLATION,
+                    "client selected an invalid SASL authentication mechanism", null));
         }
         bindingInUse = MECHANISM_PLUS.equals(mechanism);
         parseClientFirst(Objects.requireNonNull(clientFirstMessage));
@@ -329,6 +331,6 @@ public final class ScramServerExchange {
     }
 
     private static ScramException bindingRefused(String sqlState, String message, String detail) {
-        return new ScramException(AuthFailure.channelBinding(sqlState, message, detail));
+        return new ScramException(AuthFailure.postgres(sqlState, message, detail));
     }
 }

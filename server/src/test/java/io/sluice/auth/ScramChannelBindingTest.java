@@ -44,9 +44,9 @@ class ScramChannelBindingTest {
     void plusIsOfferedFirstOnlyWithBindingData() {
         assertThat(server(null).mechanisms()).containsExactly(MECHANISM);
         assertThat(server(CERT_HASH).mechanisms()).containsExactly(MECHANISM_PLUS, MECHANISM);
-        ClientAuthExchange tls = new ClientAuthExchange(
-                new ClientAuthDecision(ClientAuthDecision.Action.REQUEST_SCRAM, AuthMethod.SCRAM_SHA_256, null), "alice", "s3cret",
-                new Random(1), ScramExchangeTest.seeded(1), new byte[32]);
+        var scram = new ClientAuthDecision(ClientAuthDecision.Action.REQUEST_SCRAM, AuthMethod.SCRAM_SHA_256, null);
+        ClientAuthExchange tls = new ClientAuthExchange(scram, "alice", "s3cret", new Random(1),
+                ScramExchangeTest.seeded(1), new byte[32]);
         // AuthenticationSASL: each name NUL-terminated, then an empty name
         assertThat(new String(((ClientAuthExchange.Challenge) tls.channelBinding(CERT_HASH).first()).data(),
                 StandardCharsets.UTF_8)).isEqualTo("SCRAM-SHA-256-PLUS\0SCRAM-SHA-256\0\0");
@@ -97,7 +97,7 @@ class ScramChannelBindingTest {
         ScramServerExchange server = server(CERT_HASH);
         String fin = client.clientFinal(server.serverFirst(MECHANISM_PLUS, client.clientFirst()));
         AuthFailure f = catchThrowableOfType(() -> server.verifyClientFinal(fin), ScramException.class).failure();
-        assertThat(f).isEqualTo(AuthFailure.channelBinding("28000", "SCRAM channel binding check failed", null));
+        assertThat(f).isEqualTo(AuthFailure.postgres("28000", "SCRAM channel binding check failed", null));
     }
 
     @Test
@@ -115,7 +115,7 @@ class ScramChannelBindingTest {
     @Test
     void yWhilePlusIsOfferedIsTheDowngradeThatPostgresRefuses() {
         AuthFailure f = firstFails(CERT_HASH, MECHANISM, "y,,n=,r=abc");
-        assertThat(f).isEqualTo(AuthFailure.channelBinding("28000", "SCRAM channel binding negotiation error",
+        assertThat(f).isEqualTo(AuthFailure.postgres("28000", "SCRAM channel binding negotiation error",
                 "The client supports SCRAM channel binding but thinks the server does not.  "
                         + "However, this server does support channel binding."));
         // without binding on offer 'y' is an honest answer and goes on
@@ -126,7 +126,7 @@ class ScramChannelBindingTest {
     void pWithoutPlusIs08P01OverTlsAndPlainAlike() {
         for (byte[] binding : new byte[][] {CERT_HASH, null}) {
             AuthFailure f = firstFails(binding, MECHANISM, "p=tls-server-end-point,,n=,r=abc");
-            assertThat(f).isEqualTo(AuthFailure.channelBinding("08P01", "malformed SCRAM message",
+            assertThat(f).isEqualTo(AuthFailure.postgres("08P01", "malformed SCRAM message",
                     "The client selected SCRAM-SHA-256 without channel binding, but the SCRAM message includes "
                             + "channel binding data."));
         }
@@ -136,7 +136,7 @@ class ScramChannelBindingTest {
     void plusWithoutPIs08P01() {
         for (String flag : List.of("n", "y")) {
             AuthFailure f = firstFails(CERT_HASH, MECHANISM_PLUS, flag + ",,n=,r=abc");
-            assertThat(f).isEqualTo(AuthFailure.channelBinding("08P01", "malformed SCRAM message",
+            assertThat(f).isEqualTo(AuthFailure.postgres("08P01", "malformed SCRAM message",
                     "The client selected SCRAM-SHA-256-PLUS, but the SCRAM message does not include channel "
                             + "binding data."));
         }
@@ -145,18 +145,18 @@ class ScramChannelBindingTest {
     @Test
     void anotherBindingTypeIsUnsupportedAndQuotedSafely() {
         assertThat(firstFails(CERT_HASH, MECHANISM_PLUS, "p=tls-unique,,n=,r=abc")).isEqualTo(
-                AuthFailure.channelBinding("08P01", "unsupported SCRAM channel-binding type \"tls-unique\"", null));
+                AuthFailure.postgres("08P01", "unsupported SCRAM channel-binding type \"tls-unique\"", null));
         // PostgreSQL's sanitize_str: non-printable as '?', at most 30 characters
         assertThat(firstFails(CERT_HASH, MECHANISM_PLUS, "p=tls\u0001end point" + "x".repeat(40) + ",,n=,r=abc")
                 .message()).isEqualTo("unsupported SCRAM channel-binding type \"tls?end?point" + "x".repeat(17) + "\"");
     }
 
     @Test
-    void plusWhenNotOfferedIsAnUnsupportedMechanismInPgBouncersWords() {
-        AuthFailure f = firstFails(null, MECHANISM_PLUS, "p=tls-server-end-point,,n=,r=abc");
-        assertThat(f.postgresWords()).isFalse();
-        assertThat(f.sqlState()).isEqualTo("08P01");
-        assertThat(f.detail()).isEqualTo("unsupported SASL mechanism: SCRAM-SHA-256-PLUS");
+    void plusWhenNotOfferedIsAnInvalidMechanismAsInPgBouncerAndPostgres() {
+        for (String mechanism : List.of(MECHANISM_PLUS, "SCRAM-SHA-1")) {
+            assertThat(firstFails(null, mechanism, "p=tls-server-end-point,,n=,r=abc")).isEqualTo(
+                    AuthFailure.postgres("08P01", "client selected an invalid SASL authentication mechanism", null));
+        }
     }
 
     @Test

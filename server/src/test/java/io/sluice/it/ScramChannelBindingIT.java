@@ -140,6 +140,15 @@ class ScramChannelBindingIT {
     }
 
     @Test
+    void plusOverPlainTcpIsAnInvalidMechanismInPgBouncersAndPostgresWords() throws Exception {
+        try (RawClient c = new RawClient(sluice.port)) {
+            mechanisms(c);
+            c.send(saslInitial("SCRAM-SHA-256-PLUS", "p=tls-server-end-point,,n=,r=abcdef"));
+            assertFatal(c, "08P01", "client selected an invalid SASL authentication mechanism", null);
+        }
+    }
+
+    @Test
     void plusWithAnotherBindingTypeIsRefusedWith08P01() throws Exception {
         try (RawClient c = tlsClient()) {
             mechanisms(c);

@@ -6,7 +6,8 @@
  * (one side's keys), {@link io.sluice.tls.PemFiles} (keys and certificates in every PEM form
  * PgBouncer reads, through BouncyCastle), {@link io.sluice.tls.ProviderChoices} (what the TLS
  * provider can honour of protocols, cipher lists and curves, and the one-line warnings for the
- * rest), {@link io.sluice.tls.CertificateNames}.
+ * rest), {@link io.sluice.tls.CertificateNames}, {@link io.sluice.tls.ChannelBinding} (SCRAM's
+ * tls-server-end-point hash of a certificate).
  *
  * <p>Netty parts, kept to SslContext building and the handlers of a handshake's first bytes:
  * {@link io.sluice.tls.TlsContexts} builds both sides' contexts (BoringSSL through

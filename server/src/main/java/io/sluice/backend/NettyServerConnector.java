@@ -8,6 +8,7 @@ import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoop;
 import io.netty.channel.unix.DomainSocketAddress;
 import io.netty.util.concurrent.ScheduledFuture;
+import io.sluice.net.TcpTuning;
 import io.sluice.net.Transport;
 import io.sluice.pool.PoolKey;
 import io.sluice.pool.ServerConnector;
@@ -40,14 +41,17 @@ public final class NettyServerConnector implements ServerConnector {
     private final Consumer<ServerConnection> onCreated;
     private final Supplier<ServerTls> tls;
     private final BooleanSupplier logConnections;
+    private final Supplier<TcpTuning> tcpTuning;
 
     /**
      * @param tls            the server_tls_* setup new connections use (RELOAD swaps it)
      * @param logConnections log_connections: "SSL established" is a LOG line then, else NOISE
+     * @param tcpTuning      tcp_keepalive, tcp_keep*, tcp_user_timeout, tcp_socket_buffer for new TCP connections
      */
     public NettyServerConnector(EventLoop loop, Transport transport, Function<PoolKey, BackendTarget> targets,
                                 String defaultSocketDir, Consumer<ServerConnection> onCreated,
-                                Supplier<ServerTls> tls, BooleanSupplier logConnections) {
+                                Supplier<ServerTls> tls, BooleanSupplier logConnections,
+                                Supplier<TcpTuning> tcpTuning) {
         this.loop = loop;
         this.transport = transport;
         this.targets = targets;
@@ -55,6 +59,7 @@ public final class NettyServerConnector implements ServerConnector {
         this.onCreated = onCreated;
         this.tls = tls;
         this.logConnections = logConnections;
+        this.tcpTuning = tcpTuning;
     }
 
     @Override
@@ -92,12 +97,14 @@ public final class NettyServerConnector implements ServerConnector {
                 callback::rejected);
         ServerTls serverTls = tls.get();
         boolean negotiateTls = serverTls.appliesTo(target.unixSocket());
+        TcpTuning tuning = tcpTuning.get();
         Bootstrap b = new Bootstrap().group(loop).channel(type)
                 .option(ChannelOption.CONNECT_TIMEOUT_MILLIS,
                         (int) Math.max(1, Math.min(Integer.MAX_VALUE, target.connectTimeoutNanos() / 1_000_000)))
                 .handler(new ChannelInitializer<Channel>() {
                     @Override
                     protected void initChannel(Channel ch) {
+                        tuning.apply(ch); // a unix socket is left alone
                         ServerConnection conn = new ServerConnection(ch, target, key.database(), login);
                         if (negotiateTls) {
                             ch.pipeline().addLast(ServerTlsNegotiation.NAME, new ServerTlsNegotiation(serverTls, conn,
@@ -108,9 +115,6 @@ public final class NettyServerConnector implements ServerConnector {
                         onCreated.accept(conn);
                     }
                 });
-        if (!target.unixSocket()) {
-            b.option(ChannelOption.TCP_NODELAY, true).option(ChannelOption.SO_KEEPALIVE, true);
-        }
         ChannelFuture f = b.connect(address);
         ScheduledFuture<?> timeout = loop.schedule(() -> {
             ServerConnection conn = f.channel().pipeline().get(ServerConnection.class);

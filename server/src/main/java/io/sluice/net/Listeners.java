@@ -19,6 +19,7 @@ import java.util.EnumSet;
 import java.util.List;
 import java.util.Set;
 import java.util.function.BiConsumer;
+import java.util.function.Supplier;
 
 /**
  * The listening sockets: TCP on each {@code listen_addr} and the unix socket
@@ -38,16 +39,19 @@ public final class Listeners {
 
     /**
      * Binds everything; {@code init} gets each accepted channel and whether it came over the
-     * unix socket. Fails (and unbinds what was bound) if any address cannot be bound.
+     * unix socket; TCP clients get {@code tuning}'s socket options as they are accepted (read at
+     * each accept, so RELOAD applies to new clients). Fails (and unbinds what was bound) if any
+     * address cannot be bound.
      */
-    public void bind(List<String> listenAddrs, int port, int backlog, boolean keepalive, String unixSocketDir,
+    public void bind(List<String> listenAddrs, int port, int backlog, Supplier<TcpTuning> tuning, String unixSocketDir,
                      int unixSocketMode, String unixSocketGroup, BiConsumer<Channel, Boolean> init) throws IOException {
         try {
             for (String addr : listenAddrs) {
                 InetSocketAddress sa = "*".equals(addr) ? new InetSocketAddress(port) : new InetSocketAddress(addr, port);
-                tcp.add(bootstrap(transport.serverSocketChannel(), backlog, ch -> init.accept(ch, false))
-                        .childOption(ChannelOption.TCP_NODELAY, true)
-                        .childOption(ChannelOption.SO_KEEPALIVE, keepalive)
+                tcp.add(bootstrap(transport.serverSocketChannel(), backlog, ch -> {
+                    tuning.get().apply(ch);
+                    init.accept(ch, false);
+                })
                         .option(ChannelOption.SO_REUSEADDR, true)
                         .bind(sa).syncUninterruptibly().channel());
             }

@@ -15,6 +15,7 @@ import io.sluice.log.Log;
 import io.sluice.net.AfterInactive;
 import io.sluice.net.EventLoopScheduler;
 import io.sluice.net.Listeners;
+import io.sluice.net.TcpTuning;
 import io.sluice.net.Transport;
 import io.sluice.pool.CheckoutFailure;
 import io.sluice.pool.PoolKey;
@@ -101,7 +102,8 @@ public final class SluiceServer implements SessionContext {
         String socketDir = config.unixSocketDir();
         this.connector = new NettyServerConnector(loop, transport,
                 key -> routing.target(key, scramKeys, authLookups::queriedSecret), socketDir, this::serverCreated,
-                tls::server, () -> sessionSettings.logConnections());
+                tls::server, () -> sessionSettings.logConnections(),
+                () -> TcpTuning.from(routing.config().settings()));
         this.dedicated = new DedicatedServers(connector, poolEvents);
         this.scheduler = new EventLoopScheduler(loop);
         this.pools = new PoolRegistry(key -> routing.poolSettings(key), connector, poolEvents,
@@ -114,7 +116,8 @@ public final class SluiceServer implements SessionContext {
     public SluiceServer start() throws IOException {
         ConfigSnapshot c = routing.config();
         var s = c.settings();
-        listeners.bind(c.listenAddrs(), c.listenPort(), s.intValue("listen_backlog"), s.flag("tcp_keepalive"),
+        listeners.bind(c.listenAddrs(), c.listenPort(), s.intValue("listen_backlog"),
+                () -> TcpTuning.from(routing.config().settings()),
                 c.unixSocketDir(), c.unixSocketMode(), s.string("unix_socket_group"), this::accepted);
         openForcedUserPools();
         loop.scheduleAtFixedRate(this::tick, 1, 1, TimeUnit.SECONDS);

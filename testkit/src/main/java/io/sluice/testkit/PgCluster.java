@@ -40,16 +40,21 @@ public final class PgCluster implements AutoCloseable {
     private final Path logFile;
     private final int port;
     private final boolean isShared;
+    /** Where it listens (127.0.0.1, or its namespace's address) and the namespace it runs in, if any. */
+    private final String host;
+    private final NetNamespace netns;
     private final long reaperId;
     private boolean stopped;
 
-    private PgCluster(Path baseDir, int port, boolean isShared) {
+    private PgCluster(Path baseDir, int port, boolean isShared, NetNamespace netns) {
         this.baseDir = baseDir;
         this.dataDir = baseDir.resolve("data");
         this.socketDir = baseDir.resolve("sock");
         this.logFile = baseDir.resolve("postgres.log");
         this.port = port;
         this.isShared = isShared;
+        this.netns = netns;
+        this.host = netns == null ? HOST : netns.innerAddress();
         this.reaperId = Reaper.register(this::stopQuietly);
     }
 
@@ -87,8 +92,9 @@ public final class PgCluster implements AutoCloseable {
         return port;
     }
 
+    /** 127.0.0.1, or for a cluster in a {@link NetNamespace} the namespace's address. */
     public String host() {
-        return HOST;
+        return host;
     }
 
     public Path socketDir() {
@@ -108,12 +114,12 @@ public final class PgCluster implements AutoCloseable {
     }
 
     public String jdbcUrl(String db) {
-        return Jdbc.url(HOST, port, db);
+        return Jdbc.url(host, port, db);
     }
 
     /** A new pgjdbc connection over TCP; {@code password} may be null. */
     public Connection connect(String db, String user, String password) throws SQLException {
-        return Jdbc.connect(HOST, port, db, user, password);
+        return Jdbc.connect(host, port, db, user, password);
     }
 
     /** Runs SQL as the superuser in database {@code postgres}. */
@@ -201,7 +207,7 @@ public final class PgCluster implements AutoCloseable {
         List<String> cmd = new ArrayList<>(List.of(PgBinaries.serverBin().resolve("pg_ctl").toString(),
                 "-D", dataDir.toString()));
         cmd.addAll(List.of(args));
-        return ProcessRunner.of(OsUser.asServiceUser(cmd)).directory(baseDir).env("HOME", baseDir.toString())
+        return ProcessRunner.of(inNamespace(OsUser.asServiceUser(cmd))).directory(baseDir).env("HOME", baseDir.toString())
                 .env("PGDATA", null).timeout(timeout).run();
     }
 
@@ -248,7 +254,12 @@ public final class PgCluster implements AutoCloseable {
         p.setProperty("socketTimeout", "120");
         // TLS when the server offers it (a cluster whose hba has only hostssl lines), plain otherwise
         p.setProperty("sslmode", "prefer");
-        return Jdbc.connect(HOST, port, db, SUPERUSER, null, p);
+        return Jdbc.connect(host, port, db, SUPERUSER, null, p);
+    }
+
+    /** The command as run in the cluster's namespace, when it has one. */
+    List<String> inNamespace(List<String> command) {
+        return netns == null ? command : netns.wrap(command);
     }
 
     static String ident(String name) {
@@ -266,6 +277,7 @@ public final class PgCluster implements AutoCloseable {
         private String hba;
         private final java.util.Map<String, Path> dataFiles = new java.util.LinkedHashMap<>();
         private Duration startTimeout = Duration.ofSeconds(60);
+        private NetNamespace netns;
 
         private Builder() {}
 
@@ -311,6 +323,16 @@ public final class PgCluster implements AutoCloseable {
             return this;
         }
 
+        /**
+         * Runs the server inside {@code ns}, listening on its {@link NetNamespace#innerAddress()}
+         * only; the default hba trusts the same roles from the namespace's host end as from
+         * 127.0.0.1. The unix socket stays reachable from here (it is a file).
+         */
+        public Builder netns(NetNamespace ns) {
+            this.netns = ns;
+            return this;
+        }
+
         public PgCluster start() {
             return start(false);
         }
@@ -318,7 +340,7 @@ public final class PgCluster implements AutoCloseable {
         private PgCluster start(boolean isShared) {
             RuntimeException last = null;
             for (int attempt = 0; attempt < START_ATTEMPTS; attempt++) {
-                PgCluster cluster = new PgCluster(TempDir.create("sluice-pg-"), FreePorts.next(), isShared);
+                PgCluster cluster = new PgCluster(TempDir.create("sluice-pg-"), FreePorts.next(), isShared, netns);
                 try {
                     PgClusterSetup.initAndStart(cluster, hba != null ? hba : defaultHba(), config, hostAuth, dataFiles,
                             startTimeout);
@@ -337,10 +359,15 @@ public final class PgCluster implements AutoCloseable {
         }
 
         private String defaultHba() {
-            return "# pg_hba.conf written by the sluice testkit\n"
+            String hba = "# pg_hba.conf written by the sluice testkit\n"
                     + "local all all trust\n"
                     + "host all " + SUPERUSER + " 127.0.0.1/32 trust\n"
                     + "host all all 127.0.0.1/32 " + hostAuth + "\n";
+            if (netns != null) {
+                hba += "host all " + SUPERUSER + " " + netns.hostAddress() + "/32 trust\n"
+                        + "host all all " + netns.hostAddress() + "/32 " + hostAuth + "\n";
+            }
+            return hba;
         }
     }
 

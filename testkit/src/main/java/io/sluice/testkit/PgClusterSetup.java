@@ -6,6 +6,7 @@ import java.nio.file.Files;
 import java.nio.file.StandardOpenOption;
 import java.time.Duration;
 import java.util.List;
+import java.util.function.UnaryOperator;
 
 /**
  * The steps that bring a {@link PgCluster}'s temp dir to a running server: initdb, our own
@@ -19,7 +20,7 @@ final class PgClusterSetup {
                              java.util.Map<String, java.nio.file.Path> dataFiles, Duration startTimeout) {
         TempDir.subdir(c.baseDir(), "sock");
         String bin = PgBinaries.serverBin().toString();
-        ProcessResult init = asServiceUser(c, Duration.ofMinutes(2), bin + "/initdb", "-D", c.dataDir().toString(),
+        ProcessResult init = asServiceUser(c, Duration.ofMinutes(2), cmd -> cmd, bin + "/initdb", "-D", c.dataDir().toString(),
                 "-U", PgCluster.SUPERUSER, "--auth-local=trust", "--auth-host=" + hostAuth,
                 "-E", "UTF8", "--no-locale", "--no-sync");
         if (!init.ok()) {
@@ -30,7 +31,7 @@ final class PgClusterSetup {
         StringBuilder conf = new StringBuilder("\n# added by the sluice testkit\n")
                 .append("fsync = off\nsynchronous_commit = off\nfull_page_writes = off\n");
         extraConfig.forEach(line -> conf.append(line).append('\n'));
-        conf.append("listen_addresses = '").append(PgCluster.HOST).append("'\n")
+        conf.append("listen_addresses = '").append(c.host()).append("'\n")
                 .append("port = ").append(c.port()).append('\n')
                 .append("unix_socket_directories = '").append(c.socketDir()).append("'\n");
         try {
@@ -39,7 +40,8 @@ final class PgClusterSetup {
             throw new UncheckedIOException("cannot extend postgresql.conf", e);
         }
         long seconds = Math.max(1, startTimeout.toSeconds());
-        ProcessResult start = asServiceUser(c, startTimeout.plusSeconds(30), bin + "/pg_ctl", "-D", c.dataDir().toString(),
+        // pg_ctl start in the cluster's namespace, if any: the postmaster it forks stays there
+        ProcessResult start = asServiceUser(c, startTimeout.plusSeconds(30), c::inNamespace, bin + "/pg_ctl", "-D", c.dataDir().toString(),
                 "-l", c.logFile().toString(), "-w", "-t", Long.toString(seconds), "start");
         if (!start.ok()) {
             throw new IllegalStateException("pg_ctl start failed: " + start.describe()
@@ -57,9 +59,10 @@ final class PgClusterSetup {
         }
     }
 
-    private static ProcessResult asServiceUser(PgCluster c, Duration timeout, String... command) {
+    private static ProcessResult asServiceUser(PgCluster c, Duration timeout, UnaryOperator<List<String>> place,
+                                               String... command) {
         // HOME and the working dir point into the temp dir: the service user may not reach ours.
-        return ProcessRunner.of(OsUser.asServiceUser(List.of(command)))
+        return ProcessRunner.of(place.apply(OsUser.asServiceUser(List.of(command))))
                 .directory(c.baseDir())
                 .env("HOME", c.baseDir().toString())
                 .env("LC_ALL", "C")

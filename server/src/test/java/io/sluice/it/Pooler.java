@@ -82,8 +82,14 @@ final class Pooler implements AutoCloseable {
      * transaction pooling can hand it a different one each transaction.
      */
     Connection connect(String db) throws SQLException {
+        return connect(db, new Properties());
+    }
+
+    /** {@link #connect(String)} with extra pgjdbc properties, e.g. {@code socketTimeout} for a fault test. */
+    Connection connect(String db, Properties extra) throws SQLException {
         Properties props = new Properties();
         props.setProperty("preferQueryMode", "simple");
+        props.putAll(extra);
         return Jdbc.connect("127.0.0.1", port(), db, "postgres", null, props);
     }
 

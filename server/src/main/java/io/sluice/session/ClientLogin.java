@@ -50,6 +50,7 @@ final class ClientLogin {
     private enum Step { STARTUP, LOOKUP, AUTH, WELCOME, DONE }
 
     private final ClientSession session;
+    private final SessionTimers timers;
     private Step step = Step.STARTUP;
     private PgError refusal;
     private RouteLookup lookup;
@@ -60,8 +61,9 @@ final class ClientLogin {
     private Replication replication = Replication.NONE;
     private String replicationOptions;
 
-    ClientLogin(ClientSession session) {
+    ClientLogin(ClientSession session, SessionTimers timers) {
         this.session = session;
+        this.timers = timers;
     }
 
     /** The client is over a limit; tell it once it has sent its startup packet. */
@@ -381,6 +383,15 @@ final class ClientLogin {
             });
             return;
         }
+        // A login waiting for its pool's first server is under query_timeout as well as the
+        // pool's query_wait_timeout, whichever ends first (PgBouncer's CL_WAITING_LOGIN clients);
+        // greeting the client cancels it with the other timers.
+        timers.arm(SessionTimers.Slot.QUERY, route.queryTimeout(), () -> {
+            if (step == Step.WELCOME) {
+                step = Step.DONE;
+                session.fail(PgError.fatal(SqlState.PROTOCOL_VIOLATION, "query_timeout"), "query_timeout");
+            }
+        });
         session.context().welcome(route.poolKey(), new SessionContext.WelcomeCallback() {
             @Override
             public void welcome(Map<String, String> params) {

@@ -200,7 +200,7 @@ public final class ClientSession extends ChannelInboundHandlerAdapter {
         channel = c.channel();
         timers = new SessionTimers(ctx.scheduler(), ctx.clock());
         ctx.clients().add(this);
-        login = new ClientLogin(this);
+        login = new ClientLogin(this, timers);
         if (ctx.clients().total() > ctx.settings().maxClientConn()) {
             login.refuseWhenStarted(PgError.fatal(SqlState.PROTOCOL_VIOLATION,
                     "no more connections allowed (max_client_conn)"));

@@ -60,6 +60,8 @@ class SessionHarness implements SessionContext, Cancels {
     int[] cancelKey;
     /** A checkout not answered yet when {@link Config#holdCheckouts} is set. */
     Waiter held;
+    /** The welcome a login waits for when {@link Config#holdWelcome} is set. */
+    WelcomeCallback heldWelcome;
     /** What {@link Lease#closeNeeded()} answers for the servers. */
     boolean closeNeeded;
 
@@ -73,6 +75,8 @@ class SessionHarness implements SessionContext, Cancels {
         boolean serverFastClose;
         /** Checkouts wait in {@link #held} until {@link #grantHeld()} instead of being granted at once. */
         boolean holdCheckouts;
+        /** Logins wait for their pool's first server in {@link #heldWelcome} instead of being greeted at once. */
+        boolean holdWelcome;
         int servers = 1;
         int maxPrepared = 200;
         int maxPinned;
@@ -315,6 +319,10 @@ class SessionHarness implements SessionContext, Cancels {
 
     @Override
     public void welcome(PoolKey key, WelcomeCallback callback) {
+        if (config.holdWelcome) {
+            heldWelcome = callback;
+            return;
+        }
         callback.welcome(Map.of("server_version", "15.0"));
     }
 

@@ -20,7 +20,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /**
  * PgBouncer's client timeouts on virtual time: idle_transaction_timeout counts only while a
  * transaction waits for its client, transaction_timeout spans a whole transaction, query_timeout
- * also ends a wait for a server, query_wait_notify sends one NOTICE, and server_fast_close closes
+ * also ends a wait for a server (a login's wait for its pool's first server too), query_wait_notify sends one NOTICE, and server_fast_close closes
  * an idle session server that became close_needed.
  */
 class SessionTimeoutsTest {
@@ -114,6 +114,32 @@ class SessionTimeoutsTest {
         h.time.advance(S);
         assertEquals(ClientSession.State.CLOSED, h.session.state());
         assertTrue(sent(h.client).contains("query_timeout"));
+    }
+
+    @Test
+    void queryTimeoutAlsoEndsALoginWaitingForItsPoolsFirstServer() {
+        SessionHarness.Config c = config();
+        c.queryTimeout = 3 * S;
+        c.holdWelcome = true;
+        var h = new SessionHarness(PoolMode.TRANSACTION, c);
+        assertEquals(ClientSession.State.LOGIN, h.session.state(), "no greeting without the pool's parameters");
+        h.time.advance(3 * S - MS);
+        assertEquals(ClientSession.State.LOGIN, h.session.state());
+        h.time.advance(MS);
+        assertEquals(ClientSession.State.CLOSED, h.session.state());
+        assertTrue(sent(h.client).contains("query_timeout"), "PgBouncer's words for a waiting login");
+    }
+
+    @Test
+    void aLoginGreetedInTimeIsNotEndedByItsQueryTimeout() {
+        SessionHarness.Config c = config();
+        c.queryTimeout = 3 * S;
+        c.holdWelcome = true;
+        var h = new SessionHarness(PoolMode.TRANSACTION, c);
+        h.time.advance(S);
+        h.heldWelcome.welcome(java.util.Map.of("server_version", "15.0"));
+        h.time.advance(10 * S);
+        assertEquals(ClientSession.State.IDLE, h.session.state());
     }
 
     @Test

@@ -1,0 +1,118 @@
+package io.sluice.it;
+
+import io.sluice.testkit.Await;
+import io.sluice.testkit.PgCluster;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+import java.sql.Connection;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Issue 15, fault (c): the whole of PostgreSQL frozen with SIGSTOP (postmaster and backends: the
+ * kernel still accepts TCP connections, nothing answers), on Sluice and then PgBouncer 1.18 from
+ * the same ini. A query in flight ends at {@code query_timeout} with PgBouncer's words and its
+ * client is closed; a new client's request fails within {@code query_timeout}; a login that needs
+ * the pool's first server gives up its connect at {@code server_connect_timeout} and is itself
+ * ended at {@code query_timeout} (not the longer {@code query_wait_timeout}), as in PgBouncer;
+ * after SIGCONT new clients are served again within {@code server_login_retry} plus a connect.
+ */
+@Timeout(value = 3, unit = TimeUnit.MINUTES, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
+class FrozenPostgresIT {
+    private static final int QUERY_TIMEOUT = 3;
+    private static final int CONNECT_TIMEOUT = 2;
+    private static final int LOGIN_RETRY = 2;
+    private static final int QUERY_WAIT_TIMEOUT = 8;
+    /** Slack over a configured timeout: the poolers' timers tick at most once a second (PgBouncer: 1/3 s). */
+    private static final long SLACK_MILLIS = 1500;
+
+    private static PgCluster pg;
+
+    @BeforeAll
+    static void start() {
+        pg = PgCluster.builder().start();
+    }
+
+    @AfterAll
+    static void stop() {
+        if (pg != null) {
+            pg.close();
+        }
+    }
+
+    private static String ini() {
+        String target = " = host=127.0.0.1 port=" + pg.port() + " dbname=postgres\n";
+        return "[databases]\nwarm" + target + "cold" + target
+                + "[pgbouncer]\nauth_type = trust\npool_mode = transaction\ndefault_pool_size = 2\n"
+                + "query_timeout = " + QUERY_TIMEOUT + "\nserver_connect_timeout = " + CONNECT_TIMEOUT + "\n"
+                + "server_login_retry = " + LOGIN_RETRY + "\nquery_wait_timeout = " + QUERY_WAIT_TIMEOUT + "\n"
+                + "admin_users = postgres\nlog_stats = 0\nignore_startup_parameters = extra_float_digits\n";
+    }
+
+    @Test
+    void aFrozenPostgresEndsQueriesAtQueryTimeoutBoundsLoginsAndRecoversOnSigcont() throws Exception {
+        Map<String, List<String>> seen = new LinkedHashMap<>();
+        Map<String, List<FaultProbe.Timed>> timings = new LinkedHashMap<>();
+        for (Pooler p : Pooler.both(ini(), "\"postgres\" \"\"\n")) {
+            try (p) {
+                List<FaultProbe.Timed> times = new ArrayList<>();
+                seen.put(p.name, freeze(p, times));
+                timings.put(p.name, times);
+            }
+        }
+        System.out.println("PostgreSQL frozen: " + seen + "\n  timings: " + timings);
+        assertThat(seen.get("sluice")).containsExactly(
+                "query in flight: ERROR: FATAL: query timeout", "its client afterwards: closed",
+                "new client's query: ERROR: FATAL: query_timeout",
+                "login needing a first server: ERROR: FATAL: query_timeout", "connect given up: connect timeout",
+                "new client after SIGCONT: 1");
+        List<FaultProbe.Timed> t = timings.get("sluice");
+        assertThat(t.get(0).millis()).as("query in flight, ms").isLessThanOrEqualTo(QUERY_TIMEOUT * 1000L + SLACK_MILLIS);
+        assertThat(t.get(1).millis()).as("new client's query, ms").isLessThanOrEqualTo(QUERY_TIMEOUT * 1000L + SLACK_MILLIS);
+        assertThat(t.get(2).millis()).as("login needing a server, ms")
+                .isLessThanOrEqualTo(QUERY_TIMEOUT * 1000L + SLACK_MILLIS);
+        assertThat(t.get(3).millis()).as("first new client served after SIGCONT, ms")
+                .isLessThanOrEqualTo((LOGIN_RETRY + CONNECT_TIMEOUT) * 1000L + SLACK_MILLIS);
+        if (seen.containsKey("pgbouncer")) {
+            assertThat(seen.get("sluice")).as("Sluice as PgBouncer").isEqualTo(seen.get("pgbouncer"));
+        }
+    }
+
+    private static List<String> freeze(Pooler p, List<FaultProbe.Timed> times) throws Exception {
+        List<String> out = new ArrayList<>();
+        try (Connection a = p.connect("warm", FaultProbe.socketTimeout(30))) {
+            assertThat(Queries.run(a, "select 1")).isEqualTo("1");
+            FaultProbe.signalAll(pg, "STOP");
+            try {
+                FaultProbe.Timed inFlight = FaultProbe.timed(() -> Queries.run(a, "select 1"));
+                times.add(inFlight);
+                out.add("query in flight: " + inFlight.outcome());
+                out.add("its client afterwards: " + (a.isValid(2) ? "open" : "closed"));
+                FaultProbe.Timed next = FaultProbe.newClient(p, "warm", "select 1", 30);
+                times.add(next);
+                out.add("new client's query: " + next.outcome());
+                FaultProbe.Timed cold = FaultProbe.newClient(p, "cold", "select 1", 30);
+                times.add(cold);
+                out.add("login needing a first server: " + cold.outcome());
+                out.add("connect given up: " + (p.log().contains("connect timeout") ? "connect timeout" : "no"));
+            } finally {
+                FaultProbe.signalAll(pg, "CONT");
+            }
+        }
+        long thawed = System.nanoTime();
+        boolean served = Await.poll(Duration.ofSeconds(30),
+                () -> !FaultProbe.newClient(p, "warm", "select 1", 10).failed());
+        times.add(new FaultProbe.Timed("served after SIGCONT", (System.nanoTime() - thawed) / 1_000_000));
+        out.add("new client after SIGCONT: " + (served ? "1" : "never served"));
+        return out;
+    }
+}

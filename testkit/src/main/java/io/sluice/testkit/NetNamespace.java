@@ -11,28 +11,31 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * A network namespace of the test's own, joined to this one by a veth pair: a "remote host"
- * whose link the test can cut. {@link #innerAddress()} is the namespace's end (run a server
- * there with {@link #wrap}), {@link #hostAddress()} this side's end; both are link-local
- * (169.254.0.0/16, never 169.254.169.x), so nothing outside the pair is ever addressed.
+ * A network namespace of the test's own, a "remote host" joined to this one through a switch
+ * the test can break. {@link #innerAddress()} is the namespace's address (run a server there with
+ * {@link #wrap}), {@link #hostAddress()} this side's; both are link-local (169.254.0.0/16, never
+ * 169.254.169.x), so nothing outside the link is ever addressed. The switch is a bridge in a
+ * second namespace, with a veth pair to each side.
  *
- * <p>{@link #partition()} makes the link drop every packet both ways without telling either
- * side (a {@code pfifo} qdisc of length 0 on each end: the kernel here has no netem and no
- * netfilter), as a failed switch or a firewall would; {@link #heal()} restores it. Closing heals,
- * deletes the namespace (the veth pair goes with it) and the host end if it is still there.
- * Stop the processes started inside first. A JVM killed before it closed one leaves a
- * namespace named after its pid; the next {@link #create()} removes those of dead JVMs.
- * Needs root and iproute2 ({@link #unavailable()} says why not). Thread-safe.
+ * <p>{@link #partition()} makes the switch drop every packet both ways (a {@code pfifo} qdisc of
+ * length 0 on its two ports: this kernel has no netem and no netfilter), so both hosts see pure
+ * loss, as behind a failed switch or a firewall: no reset, no local send error (a drop at a
+ * host's own qdisc would count as congestion, which TCP retries without counting keepalive
+ * probes). {@link #heal()} restores it. Closing heals and deletes both namespaces (the veth
+ * pairs go with them) and the host end if it is still there; stop the processes started inside
+ * first. A JVM killed before it closed one leaves namespaces named after its pid; the next
+ * {@link #create()} removes those of dead JVMs. Needs root and iproute2 ({@link #unavailable()}
+ * says why not). Thread-safe.
  */
 public final class NetNamespace implements AutoCloseable {
     private static final String PREFIX = "sluice-";
-    private static final Pattern OWNED = Pattern.compile(PREFIX + "(\\d+)-\\d+");
+    private static final Pattern OWNED = Pattern.compile(PREFIX + "(\\d+)-(\\d+)(-sw)?");
     private static final AtomicInteger COUNT = new AtomicInteger();
     private static final long PID = ProcessHandle.current().pid();
 
     private final String name;
+    private final String switchName;
     private final String hostIf;
-    private final String innerIf;
     private final String hostAddress;
     private final String innerAddress;
     private final long reaperId;
@@ -40,8 +43,8 @@ public final class NetNamespace implements AutoCloseable {
 
     private NetNamespace(int n, int subnet) {
         name = PREFIX + PID + "-" + n;
-        hostIf = "sl" + (PID % 10_000_000) + "n" + n + "h";
-        innerIf = "sl" + (PID % 10_000_000) + "n" + n + "i";
+        switchName = name + "-sw";
+        hostIf = hostIf(PID, n);
         String base = "169.254." + (subnet >> 6) + ".";
         hostAddress = base + ((subnet & 63) * 4 + 1);
         innerAddress = base + ((subnet & 63) * 4 + 2);
@@ -84,14 +87,27 @@ public final class NetNamespace implements AutoCloseable {
         return ns;
     }
 
+    private static String hostIf(long pid, int n) {
+        return "sl" + (pid % 10_000_000) + "n" + n + "h";
+    }
+
+    // here:hostIf <-> sw:toHost [bridge sw0] sw:toInner <-> name:eth0
     private void setUp() {
         ip("netns", "add", name).requireSuccess();
-        ip("link", "add", hostIf, "type", "veth", "peer", "name", innerIf).requireSuccess();
-        ip("link", "set", innerIf, "netns", name).requireSuccess();
+        ip("netns", "add", switchName).requireSuccess();
+        ip("-n", switchName, "link", "add", "sw0", "type", "bridge").requireSuccess();
+        ip("link", "add", hostIf, "type", "veth", "peer", "name", "toHost", "netns", switchName).requireSuccess();
+        ip("-n", switchName, "link", "add", "toInner", "type", "veth", "peer", "name", "eth0", "netns", name)
+                .requireSuccess();
+        for (String port : List.of("toHost", "toInner")) {
+            ip("-n", switchName, "link", "set", port, "master", "sw0").requireSuccess();
+            ip("-n", switchName, "link", "set", port, "up").requireSuccess();
+        }
+        ip("-n", switchName, "link", "set", "sw0", "up").requireSuccess();
         ip("addr", "add", hostAddress + "/30", "dev", hostIf).requireSuccess();
         ip("link", "set", hostIf, "up").requireSuccess();
-        ip("-n", name, "addr", "add", innerAddress + "/30", "dev", innerIf).requireSuccess();
-        ip("-n", name, "link", "set", innerIf, "up").requireSuccess();
+        ip("-n", name, "addr", "add", innerAddress + "/30", "dev", "eth0").requireSuccess();
+        ip("-n", name, "link", "set", "eth0", "up").requireSuccess();
         ip("-n", name, "link", "set", "lo", "up").requireSuccess();
     }
 
@@ -116,24 +132,25 @@ public final class NetNamespace implements AutoCloseable {
         return out;
     }
 
-    /** From now on the link silently drops every packet, both ways. */
+    /** From now on the switch silently drops every packet, both ways. */
     public synchronized void partition() {
-        tc("replace", hostIf, false).requireSuccess();
-        tc("replace", innerIf, true).requireSuccess();
+        tc("replace", "toHost").requireSuccess();
+        tc("replace", "toInner").requireSuccess();
     }
 
-    /** The link carries packets again. */
+    /** The switch forwards packets again. */
     public synchronized void heal() {
-        tc("del", hostIf, false);
-        tc("del", innerIf, true);
+        tc("del", "toHost");
+        tc("del", "toInner");
     }
 
-    private ProcessResult tc(String verb, String dev, boolean inside) {
-        List<String> cmd = new ArrayList<>(List.of("tc", "qdisc", verb, "dev", dev, "root"));
+    private ProcessResult tc(String verb, String port) {
+        List<String> cmd = new ArrayList<>(List.of("ip", "netns", "exec", switchName, "tc", "qdisc", verb, "dev", port,
+                "root"));
         if (!verb.equals("del")) {
             cmd.addAll(List.of("pfifo", "limit", "0"));
         }
-        return ProcessRunner.of(inside ? wrap(cmd) : cmd).timeout(Duration.ofSeconds(10)).run();
+        return ProcessRunner.of(cmd).timeout(Duration.ofSeconds(10)).run();
     }
 
     @Override
@@ -148,6 +165,7 @@ public final class NetNamespace implements AutoCloseable {
 
     private void removeQuietly() {
         ip("netns", "del", name);
+        ip("netns", "del", switchName);
         if (ip("link", "show", hostIf).ok()) {
             ip("link", "del", hostIf);
         }
@@ -159,9 +177,7 @@ public final class NetNamespace implements AutoCloseable {
             Matcher m = OWNED.matcher(line.split(" ")[0]);
             if (m.matches() && ProcessHandle.of(Long.parseLong(m.group(1))).isEmpty()) {
                 ip("netns", "del", m.group());
-                String ifName = "sl" + (Long.parseLong(m.group(1)) % 10_000_000) + "n"
-                        + m.group().substring(m.group().lastIndexOf('-') + 1) + "h";
-                ip("link", "del", ifName);
+                ip("link", "del", hostIf(Long.parseLong(m.group(1)), Integer.parseInt(m.group(2))));
             }
         }
     }

@@ -18,8 +18,6 @@ import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.Statement;
 import java.time.Duration;
-import java.util.ArrayDeque;
-import java.util.Collections;
 import java.util.List;
 import java.util.Properties;
 import java.util.concurrent.CompletableFuture;
@@ -42,8 +40,9 @@ import static org.assertj.core.api.Assertions.assertThat;
  * memory must stay within {@value #GROWTH_LIMIT_MIB} MiB of its level before the transfer: the
  * stalled side must slow the other side down instead of being buffered in Sluice.
  *
- * <p>The Sluice JVM gets a fixed, pre-touched heap so that its RSS does not move with G1's
- * heap sizing, and capped direct memory so that an overrun fails fast instead of growing.
+ * <p>The Sluice JVM runs with {@link RssSampler#CAPPED_JVM}: a fixed, pre-touched heap so that its
+ * RSS does not move with G1's heap sizing, and capped direct memory so that an overrun fails fast
+ * instead of growing.
  */
 @Timeout(value = 5, unit = TimeUnit.MINUTES, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
 class BackpressureIT {
@@ -77,7 +76,7 @@ class BackpressureIT {
         try (SluiceProcess sluice = startSluice(); RssSampler rss = new RssSampler(sluice.pid());
              Connection c = Jdbc.connect(sluice.host(), sluice.port(), "postgres", PgCluster.SUPERUSER, null, timeouts())) {
             warmUp(sluice, c);
-            long baseline = settledRss(rss);
+            long baseline = rss.settle();
             long started = System.nanoTime();
             CopyRowSource rows = new CopyRowSource(COPY_ROWS);
             CompletableFuture<Long> copy = inBackground("copy-in", () -> copyIn(c, rows));
@@ -123,7 +122,7 @@ class BackpressureIT {
              Connection c = Jdbc.connect(sluice.host(), sluice.port(), "postgres", PgCluster.SUPERUSER, null, timeouts());
              StreamingClient client = new StreamingClient(sluice.port(), PgCluster.SUPERUSER, "postgres")) {
             warmUp(sluice, c);
-            long baseline = settledRss(rss);
+            long baseline = rss.settle();
             long started = System.nanoTime();
             client.query(RESULT_SQL);
             client.readRows(MIB);
@@ -155,7 +154,7 @@ class BackpressureIT {
 
     private static SluiceProcess startSluice() {
         return new SluiceProcess(JAR)
-                .jvmArgs("-Xms128m", "-Xmx128m", "-XX:+AlwaysPreTouch", "-XX:MaxDirectMemorySize=256m")
+                .jvmArgs(RssSampler.CAPPED_JVM)
                 .ini("[databases]\npostgres = host=127.0.0.1 port=" + pg.port() + " dbname=postgres\n"
                         + "[pgbouncer]\nauth_type = trust\npool_mode = transaction\ndefault_pool_size = 4\n"
                         + "log_stats = 0\n")
@@ -188,29 +187,6 @@ class BackpressureIT {
             warm.query("select repeat('x', 1000) from generate_series(1, 50000)");
             warm.readAll();
             assertThat(warm.rows()).isEqualTo(50_000);
-        }
-    }
-
-    /**
-     * Sluice's RSS once idle and steady: memory the warm-up freed can take a moment to leave,
-     * so samples every 100 ms until a second of them spans under 1 MiB (at most 15 s) and
-     * takes the highest of that second. The peak window starts here.
-     */
-    private static long settledRss(RssSampler rss) {
-        ArrayDeque<Long> window = new ArrayDeque<>();
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(15);
-        while (true) {
-            window.addLast(RssSampler.read(rss.pid()));
-            if (window.size() > 10) {
-                window.removeFirst();
-            }
-            long max = Collections.max(window);
-            boolean steady = window.size() == 10 && max - Collections.min(window) < MIB;
-            if (steady || System.nanoTime() > deadline) {
-                rss.resetPeak();
-                return max;
-            }
-            LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(100));
         }
     }
 

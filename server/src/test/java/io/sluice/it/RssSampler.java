@@ -4,11 +4,14 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayDeque;
+import java.util.Collections;
 import java.util.Optional;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.LockSupport;
 
 /**
  * Samples the resident memory (VmRSS of /proc/PID/status) of a Sluice JVM every 50 ms on a
@@ -17,6 +20,12 @@ import java.util.concurrent.atomic.AtomicLong;
  */
 final class RssSampler implements AutoCloseable {
     static final long MIB = 1024 * 1024;
+    /**
+     * JVM options for a Sluice whose memory a test bounds: a fixed, pre-touched heap (RSS does not
+     * move with G1's sizing) and 64 MiB of direct memory, so a relay that buffers instead of
+     * holding back fails with OutOfDirectMemoryError rather than growing or swapping.
+     */
+    static final String[] CAPPED_JVM = {"-Xms128m", "-Xmx128m", "-XX:+AlwaysPreTouch", "-XX:MaxDirectMemorySize=64m"};
     private static final long PERIOD_MS = 50;
 
     private final long pid;
@@ -89,6 +98,29 @@ final class RssSampler implements AutoCloseable {
     /** The highest sample since the last reset (or since start). */
     long peak() {
         return peak.get();
+    }
+
+    /**
+     * The RSS once idle and steady: memory a warm-up freed can take a moment to leave, so samples
+     * every 100 ms until a second of them spans under 1 MiB (at most 15 s) and takes the highest
+     * of that second. The peak window starts here.
+     */
+    long settle() {
+        ArrayDeque<Long> window = new ArrayDeque<>();
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(15);
+        while (true) {
+            window.addLast(read(pid));
+            if (window.size() > 10) {
+                window.removeFirst();
+            }
+            long max = Collections.max(window);
+            boolean steady = window.size() == 10 && max - Collections.min(window) < MIB;
+            if (steady || System.nanoTime() > deadline) {
+                resetPeak();
+                return max;
+            }
+            LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(100));
+        }
     }
 
     /** Starts a new peak window at the current level. */

@@ -113,7 +113,8 @@ class MemoryBoundsIT {
                     .isLessThanOrEqualTo(GROWTH_LIMIT_MIB * MIB);
             soft.assertThat(atEnd - atHalf).as("bytes written in the wait's second half (buffers long full)")
                     .isLessThan(MIB);
-            soft.assertThat(rss.peak() - baseline).as("Sluice RSS growth, bytes").isLessThanOrEqualTo(GROWTH_LIMIT_MIB * MIB);
+            soft.assertThat(rss.peak() - baseline).as("Sluice RSS growth, bytes")
+                    .isLessThanOrEqualTo(GROWTH_LIMIT_MIB * MIB);
             soft.assertAll();
         }
     }
@@ -183,7 +184,8 @@ class MemoryBoundsIT {
             soft.assertThat(big.rowBytes()).as("bytes of rows").isGreaterThanOrEqualTo((long) BIG_ROWS << 20);
             soft.assertThat(o[0]).as("bystander queries answered meanwhile").isPositive();
             soft.assertThat(o[1]).as("bystander queries that failed").isZero();
-            soft.assertThat(rss.peak() - baseline).as("Sluice RSS growth, bytes").isLessThanOrEqualTo(GROWTH_LIMIT_MIB * MIB);
+            soft.assertThat(rss.peak() - baseline).as("Sluice RSS growth, bytes")
+                    .isLessThanOrEqualTo(GROWTH_LIMIT_MIB * MIB);
             soft.assertAll();
         }
     }

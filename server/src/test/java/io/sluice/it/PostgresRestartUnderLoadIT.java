@@ -95,7 +95,8 @@ class PostgresRestartUnderLoadIT {
         SoftAssertions soft = new SoftAssertions();
         soft.assertThat(s.pgbench.timedOut()).as("pgbench killed at its %d s bound: a client hung", PGBENCH_BOUND
                 .toSeconds()).isFalse();
-        soft.assertThat(s.pgbench.stdout()).as("pgbench's summary").contains("number of transactions actually processed");
+        soft.assertThat(s.pgbench.stdout()).as("pgbench's summary")
+                .contains("number of transactions actually processed");
         soft.assertThat(s.processed).as("transactions through the restart").isPositive();
         soft.assertThat(s.loginAfterReadyMillis).as("first successful login after pg_isready, ms")
                 .isLessThanOrEqualTo(LOGIN_RETRY * 1000L + 1000);
@@ -124,7 +125,8 @@ class PostgresRestartUnderLoadIT {
         // The pool settles once pgbench is gone: what PostgreSQL runs must be what the pooler lists.
         Await.poll(Duration.ofSeconds(10), () -> FaultProbe.backends(pg, "postgres") == FaultProbe.servers(p, DB));
         return new Restart(run, number(run.stdout(), "actually processed: (\\d+)"),
-                count(run.stderr(), "aborted"), stopAt, (ready - start) / 1_000_000, loginAfterReady, FaultProbe.backends(pg, "postgres"),
+                count(run.stderr(), "aborted"), stopAt, (ready - start) / 1_000_000, loginAfterReady,
+                FaultProbe.backends(pg, "postgres"),
                 FaultProbe.servers(p, DB));
     }
 

@@ -120,7 +120,8 @@ class ServerFaultsIT {
         for (Pooler p : Pooler.both(ini(), USERS)) {
             try (p) {
                 freedAfter.put(p.name, killHolder(p));
-                Await.until(Duration.ofSeconds(10), () -> p.log().contains("client disconnect while server was not ready"),
+                Await.until(Duration.ofSeconds(10),
+                        () -> p.log().contains("client disconnect while server was not ready"),
                         p + " closing the server of the killed client");
             }
         }

@@ -20,7 +20,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /**
  * PgBouncer's client timeouts on virtual time: idle_transaction_timeout counts only while a
  * transaction waits for its client, transaction_timeout spans a whole transaction, query_timeout
- * also ends a wait for a server (a login's wait for its pool's first server too), query_wait_notify sends one NOTICE, and server_fast_close closes
+ * also ends a wait for a server (a login's wait for its pool's first server too), query_wait_notify
+ * sends one NOTICE, and server_fast_close closes
  * an idle session server that became close_needed.
  */
 class SessionTimeoutsTest {

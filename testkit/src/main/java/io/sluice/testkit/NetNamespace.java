@@ -4,6 +4,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -56,9 +57,11 @@ public final class NetNamespace implements AutoCloseable {
         if (!OsUser.isRoot()) {
             return Optional.of("network namespaces need root; this JVM runs as " + System.getProperty("user.name"));
         }
+        String path = System.getenv().getOrDefault("PATH", "/usr/sbin:/usr/bin:/sbin:/bin");
         for (String tool : List.of("ip", "tc")) {
-            if (!Files.isExecutable(Path.of("/usr/sbin", tool)) && !Files.isExecutable(Path.of("/sbin", tool))) {
-                return Optional.of("no " + tool + " (iproute2) on this machine");
+            if (Arrays.stream(path.split(":"))
+                    .noneMatch(dir -> !dir.isEmpty() && Files.isExecutable(Path.of(dir, tool)))) {
+                return Optional.of("no " + tool + " (iproute2) on the PATH");
             }
         }
         return Optional.empty();

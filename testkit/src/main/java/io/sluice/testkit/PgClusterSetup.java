@@ -20,7 +20,8 @@ final class PgClusterSetup {
                              java.util.Map<String, java.nio.file.Path> dataFiles, Duration startTimeout) {
         TempDir.subdir(c.baseDir(), "sock");
         String bin = PgBinaries.serverBin().toString();
-        ProcessResult init = asServiceUser(c, Duration.ofMinutes(2), cmd -> cmd, bin + "/initdb", "-D", c.dataDir().toString(),
+        ProcessResult init = asServiceUser(c, Duration.ofMinutes(2), cmd -> cmd, bin + "/initdb",
+                "-D", c.dataDir().toString(),
                 "-U", PgCluster.SUPERUSER, "--auth-local=trust", "--auth-host=" + hostAuth,
                 "-E", "UTF8", "--no-locale", "--no-sync");
         if (!init.ok()) {
@@ -41,7 +42,8 @@ final class PgClusterSetup {
         }
         long seconds = Math.max(1, startTimeout.toSeconds());
         // pg_ctl start in the cluster's namespace, if any: the postmaster it forks stays there
-        ProcessResult start = asServiceUser(c, startTimeout.plusSeconds(30), c::inNamespace, bin + "/pg_ctl", "-D", c.dataDir().toString(),
+        ProcessResult start = asServiceUser(c, startTimeout.plusSeconds(30), c::inNamespace, bin + "/pg_ctl",
+                "-D", c.dataDir().toString(),
                 "-l", c.logFile().toString(), "-w", "-t", Long.toString(seconds), "start");
         if (!start.ok()) {
             throw new IllegalStateException("pg_ctl start failed: " + start.describe()

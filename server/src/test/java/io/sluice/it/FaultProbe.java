@@ -1,5 +1,6 @@
 package io.sluice.it;
 
+import io.sluice.testkit.Await;
 import io.sluice.testkit.PgBinaries;
 import io.sluice.testkit.PgCluster;
 import io.sluice.testkit.ProcessResult;
@@ -9,7 +10,9 @@ import java.nio.file.Files;
 import java.sql.Connection;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Properties;
 import java.util.concurrent.Callable;
 
@@ -55,6 +58,41 @@ final class FaultProbe {
                 return Queries.run(c, sql);
             }
         });
+    }
+
+    /** What a scenario saw on each pooler: its outcome lines, and the steps it timed. */
+    record Runs(Map<String, List<String>> seen, Map<String, List<Timed>> timings) {
+        @Override
+        public String toString() {
+            return seen + "\n  timings: " + timings;
+        }
+    }
+
+    /** A scenario on one pooler: returns its outcome lines and adds the steps it timed to {@code times}. */
+    @FunctionalInterface
+    interface Scenario {
+        List<String> run(Pooler p, List<Timed> times) throws Exception;
+    }
+
+    /** Runs {@code scenario} on Sluice, then on PgBouncer when installed, each fresh from {@code ini} (trusting postgres). */
+    static Runs onEach(String ini, Scenario scenario) throws Exception {
+        Map<String, List<String>> seen = new LinkedHashMap<>();
+        Map<String, List<Timed>> timings = new LinkedHashMap<>();
+        for (Pooler p : Pooler.both(ini, "\"postgres\" \"\"\n")) {
+            try (p) {
+                List<Timed> times = new ArrayList<>();
+                seen.put(p.name, scenario.run(p, times));
+                timings.put(p.name, times);
+            }
+        }
+        return new Runs(seen, timings);
+    }
+
+    /** Tries new clients until one is served {@code select 1} (at most 30 s): "1" or "never served", and how long it took. */
+    static Timed firstServed(Pooler p, String db) {
+        long start = System.nanoTime();
+        boolean served = Await.poll(Duration.ofSeconds(30), () -> !newClient(p, db, "select 1", 10).failed());
+        return new Timed(served ? "1" : "never served", (System.nanoTime() - start) / 1_000_000);
     }
 
     /** pgjdbc properties: a read that waits longer than {@code seconds} fails rather than hangs the test. */

@@ -1,6 +1,5 @@
 package io.sluice.it;
 
-import io.sluice.testkit.Await;
 import io.sluice.testkit.PgCluster;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -8,9 +7,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 import java.sql.Connection;
-import java.time.Duration;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -60,16 +57,10 @@ class FrozenPostgresIT {
 
     @Test
     void aFrozenPostgresEndsQueriesAtQueryTimeoutBoundsLoginsAndRecoversOnSigcont() throws Exception {
-        Map<String, List<String>> seen = new LinkedHashMap<>();
-        Map<String, List<FaultProbe.Timed>> timings = new LinkedHashMap<>();
-        for (Pooler p : Pooler.both(ini(), "\"postgres\" \"\"\n")) {
-            try (p) {
-                List<FaultProbe.Timed> times = new ArrayList<>();
-                seen.put(p.name, freeze(p, times));
-                timings.put(p.name, times);
-            }
-        }
-        System.out.println("PostgreSQL frozen: " + seen + "\n  timings: " + timings);
+        FaultProbe.Runs runs = FaultProbe.onEach(ini(), FrozenPostgresIT::freeze);
+        System.out.println("PostgreSQL frozen: " + runs);
+        Map<String, List<String>> seen = runs.seen();
+        Map<String, List<FaultProbe.Timed>> timings = runs.timings();
         assertThat(seen.get("sluice")).containsExactly(
                 "query in flight: ERROR: FATAL: query timeout", "its client afterwards: closed",
                 "new client's query: ERROR: FATAL: query_timeout",
@@ -109,11 +100,9 @@ class FrozenPostgresIT {
                 FaultProbe.signalAll(pg, "CONT");
             }
         }
-        long thawed = System.nanoTime();
-        boolean served = Await.poll(Duration.ofSeconds(30),
-                () -> !FaultProbe.newClient(p, "warm", "select 1", 10).failed());
-        times.add(new FaultProbe.Timed("served after SIGCONT", (System.nanoTime() - thawed) / 1_000_000));
-        out.add("new client after SIGCONT: " + (served ? "1" : "never served"));
+        FaultProbe.Timed served = FaultProbe.firstServed(p, "warm");
+        times.add(served);
+        out.add("new client after SIGCONT: " + served.outcome());
         return out;
     }
 }

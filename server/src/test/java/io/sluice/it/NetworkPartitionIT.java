@@ -11,7 +11,6 @@ import org.junit.jupiter.api.Timeout;
 import java.sql.Connection;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
@@ -79,16 +78,10 @@ class NetworkPartitionIT {
 
     @Test
     void clientsGetAnErrorWithinTheConfiguredBoundsAndThePoolWorksAfterHealing() throws Exception {
-        Map<String, List<String>> seen = new LinkedHashMap<>();
-        Map<String, List<FaultProbe.Timed>> timings = new LinkedHashMap<>();
-        for (Pooler p : Pooler.both(ini(), "\"postgres\" \"\"\n")) {
-            try (p) {
-                List<FaultProbe.Timed> times = new ArrayList<>();
-                seen.put(p.name, partition(p, times));
-                timings.put(p.name, times);
-            }
-        }
-        System.out.println("network partition: " + seen + "\n  timings: " + timings);
+        FaultProbe.Runs runs = FaultProbe.onEach(ini(), NetworkPartitionIT::partition);
+        System.out.println("network partition: " + runs);
+        Map<String, List<String>> seen = runs.seen();
+        Map<String, List<FaultProbe.Timed>> timings = runs.timings();
         List<String> s = seen.get("sluice");
         assertThat(s).containsExactly("query in flight: ERROR: FATAL: server conn crashed?",
                 "query sent into the partition: ERROR: FATAL: server conn crashed?",
@@ -146,11 +139,9 @@ class NetworkPartitionIT {
                 ns.heal();
             }
         }
-        long healed = System.nanoTime();
-        boolean served = Await.poll(Duration.ofSeconds(30),
-                () -> !FaultProbe.newClient(p, "part", "select 1", 10).failed());
-        times.add(new FaultProbe.Timed("served after healing", (System.nanoTime() - healed) / 1_000_000));
-        out.add("new client after healing: " + (served ? "1" : "never served"));
+        FaultProbe.Timed served = FaultProbe.firstServed(p, "part");
+        times.add(served);
+        out.add("new client after healing: " + served.outcome());
         try (Connection c = p.connect("part", FaultProbe.socketTimeout(30))) {
             out.add("pool after healing: " + Queries.run(c, "select 1") + " " + Queries.run(c, "select 1") + " "
                     + Queries.run(c, "select 1"));

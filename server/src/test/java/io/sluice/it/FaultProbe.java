@@ -95,6 +95,11 @@ final class FaultProbe {
         return new Timed(served ? "1" : "never served", (System.nanoTime() - start) / 1_000_000);
     }
 
+    /** "connect timeout" once the pooler logged a connect it gave up at server_connect_timeout (within 5 s), else "no". */
+    static String connectTimeoutLogged(Pooler p) {
+        return Await.poll(Duration.ofSeconds(5), () -> p.log().contains("connect timeout")) ? "connect timeout" : "no";
+    }
+
     /** pgjdbc properties: a read that waits longer than {@code seconds} fails rather than hangs the test. */
     static Properties socketTimeout(int seconds) {
         Properties p = new Properties();

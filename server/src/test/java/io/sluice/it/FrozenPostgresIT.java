@@ -95,7 +95,7 @@ class FrozenPostgresIT {
                 FaultProbe.Timed cold = FaultProbe.newClient(p, "cold", "select 1", 30);
                 times.add(cold);
                 out.add("login needing a first server: " + cold.outcome());
-                out.add("connect given up: " + (p.log().contains("connect timeout") ? "connect timeout" : "no"));
+                out.add("connect given up: " + FaultProbe.connectTimeoutLogged(p));
             } finally {
                 FaultProbe.signalAll(pg, "CONT");
             }

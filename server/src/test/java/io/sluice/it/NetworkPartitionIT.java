@@ -96,7 +96,8 @@ class NetworkPartitionIT {
         assertThat(t.get(3).millis()).as("first new client served after healing, ms")
                 .isLessThanOrEqualTo((LOGIN_RETRY + CONNECT_TIMEOUT) * 1000L + SLACK_MILLIS);
         if (seen.containsKey("pgbouncer")) {
-            assertThat(s).as("Sluice as PgBouncer").isEqualTo(seen.get("pgbouncer"));
+            // what the clients saw; whether PgBouncer 1.18 got to start a connect in c's 6 s varies
+            assertThat(clientsSaw(s)).as("Sluice as PgBouncer").isEqualTo(clientsSaw(seen.get("pgbouncer")));
         }
     }
 
@@ -134,7 +135,7 @@ class NetworkPartitionIT {
                 FaultProbe.Timed fresh = FaultProbe.newClient(p, "part", "select 1", 60);
                 times.add(fresh);
                 out.add("new client: " + fresh.outcome());
-                out.add("connect given up: " + (p.log().contains("connect timeout") ? "connect timeout" : "no"));
+                out.add("connect given up: " + FaultProbe.connectTimeoutLogged(p));
             } finally {
                 ns.heal();
             }
@@ -147,5 +148,9 @@ class NetworkPartitionIT {
                     + Queries.run(c, "select 1"));
         }
         return out;
+    }
+
+    private static List<String> clientsSaw(List<String> outcomes) {
+        return outcomes.stream().filter(o -> !o.startsWith("connect given up")).toList();
     }
 }

@@ -49,6 +49,7 @@ final class Relay extends ClientSide implements StatementRouter.Owner {
     private long linkedAt;
     private long queryStart;
     private long waitStart;
+    private final Runnable onQueryTimeout = this::queryTimedOut;
 
     Relay(ClientSession session, Route route, ClientParams params, DatabaseStats stats, SessionTimers timers) {
         super(session);
@@ -127,7 +128,7 @@ final class Relay extends ClientSide implements StatementRouter.Owner {
                 }
                 pendingSyncs++;
                 unsynced = false;
-                timeouts.queryForwarded(this::queryTimedOut);
+                timeouts.queryForwarded(onQueryTimeout);
             }
             case 'd', 'c', 'f', Frame.CONTINUATION -> { }
             default -> unsynced = true;

@@ -31,6 +31,12 @@ final class RelayTimeouts {
     /** Start of the open transaction (context clock), or -1 when none is open. */
     private long transactionStart = -1;
     private boolean waitNoticeSent;
+    // built once: these are armed around every transaction
+    private final Runnable onQueryTimeout = () -> expire("query_timeout");
+    private final Runnable onWaitNotice = this::sendWaitNotice;
+    private final Runnable onTransactionTimeout = () -> expire("transaction timeout");
+    private final Runnable onIdleTransactionTimeout = () -> expire("idle transaction timeout");
+    private final Runnable onClientIdleTimeout = () -> expire("client_idle_timeout");
 
     RelayTimeouts(ClientSession session, Route route, SessionTimers timers) {
         this.session = session;
@@ -53,12 +59,12 @@ final class RelayTimeouts {
     /** The client's request is queued for a server. */
     void waiting() {
         timers.cancel(Slot.IDLE);
-        timers.arm(Slot.QUERY, route.queryTimeout(), () -> expire("query_timeout"));
+        timers.arm(Slot.QUERY, route.queryTimeout(), onQueryTimeout);
         long notify = TimeUnit.NANOSECONDS.toSeconds(session.context().settings().queryWaitNotify());
         if (notify > 0 && !waitNoticeSent) {
             // PgBouncer compares whole seconds waited with "> query_wait_notify": the notice
             // goes out once a full second more than the setting has passed.
-            timers.arm(Slot.WAIT_NOTICE, TimeUnit.SECONDS.toNanos(notify + 1), this::sendWaitNotice);
+            timers.arm(Slot.WAIT_NOTICE, TimeUnit.SECONDS.toNanos(notify + 1), onWaitNotice);
         }
     }
 
@@ -80,7 +86,7 @@ final class RelayTimeouts {
         long limit = route.transactionTimeout();
         if (limit > 0 && !timers.armed(Slot.TRANSACTION)) {
             long left = transactionStart + limit - now();
-            timers.arm(Slot.TRANSACTION, Math.max(1, left), () -> expire("transaction timeout"));
+            timers.arm(Slot.TRANSACTION, Math.max(1, left), onTransactionTimeout);
         }
     }
 
@@ -96,9 +102,9 @@ final class RelayTimeouts {
     /** Nothing runs: arm the idle timer that applies (none while an idle session server is linked). */
     void idle(boolean serverLinked, boolean inTransaction) {
         if (serverLinked && inTransaction) {
-            timers.arm(Slot.IDLE, route.idleTransactionTimeout(), () -> expire("idle transaction timeout"));
+            timers.arm(Slot.IDLE, route.idleTransactionTimeout(), onIdleTransactionTimeout);
         } else if (!serverLinked) {
-            timers.arm(Slot.IDLE, route.clientIdleTimeout(), () -> expire("client_idle_timeout"));
+            timers.arm(Slot.IDLE, route.clientIdleTimeout(), onClientIdleTimeout);
         } else {
             timers.cancel(Slot.IDLE);
         }

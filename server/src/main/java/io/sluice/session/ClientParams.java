@@ -64,16 +64,18 @@ final class ClientParams {
         StringBuilder sql = null;
         for (Map.Entry<String, String> e : values.entrySet()) {
             String have = server.get(e.getKey());
+            String want = e.getValue();
             // as PgBouncer: a value the server never reported cannot be compared, and case
-            // differences are no difference; an empty value is set like any other
-            if (have == null || have.equalsIgnoreCase(e.getValue())) {
+            // differences are no difference; an empty value is set like any other. Equal
+            // values are the rule on every server switch, so test that first.
+            if (have == null || have.equals(want) || have.equalsIgnoreCase(want)) {
                 continue;
             }
             if (sql == null) {
                 sql = new StringBuilder();
             }
             sql.append("SET ").append(e.getKey()).append(" = '")
-                    .append(e.getValue().replace("'", "''")).append("';");
+                    .append(want.replace("'", "''")).append("';");
         }
         return sql == null ? null : sql.toString();
     }

@@ -15,7 +15,20 @@ as_pg() { if is_root; then setpriv --reuid=postgres --regid=postgres --init-grou
 # exec form for background servers, so that $! is the server's own pid
 exec_as_pg() { if is_root; then exec setpriv --reuid=postgres --regid=postgres --init-groups -- "$@"; else exec "$@"; fi; }
 is_root && chown postgres: "$work"
-free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
+# a free port below 32768: above it, the kernel hands out the ephemeral ports of outgoing
+# connections, and one of those could take the port between this check and the listen
+free_port() {
+  python3 -c '
+import random, socket
+for _ in range(200):
+    p = random.randint(20000, 32767); s = socket.socket()
+    try:
+        s.bind(("127.0.0.1", p)); print(p); break
+    except OSError:
+        pass
+    finally:
+        s.close()'
+}
 pids=()
 
 bench_cleanup() {
@@ -61,7 +74,7 @@ auth_type = trust
 auth_file = $work/userlist.txt
 pool_mode = transaction
 default_pool_size = 20
-max_client_conn = 600
+max_client_conn = ${MAX_CLIENT_CONN:-600}
 log_connections = 0
 log_disconnections = 0
 ${2:-}

@@ -115,7 +115,8 @@ public final class CancelForwarder implements Cancels {
      */
     @Override
     public void whenDone(ServerConnection server, Runnable then) {
-        InFlight f = inFlight.get(server);
+        // checked on every server return: without cancels in flight, no lookup
+        InFlight f = inFlight.isEmpty() ? null : inFlight.get(server);
         if (f == null) {
             then.run();
         } else {
@@ -124,7 +125,8 @@ public final class CancelForwarder implements Cancels {
     }
 
     private void ended(ServerConnection server) {
-        InFlight f = inFlight.get(server);
+        // checked on every server return: without cancels in flight, no lookup
+        InFlight f = inFlight.isEmpty() ? null : inFlight.get(server);
         if (f == null || --f.cancels > 0) {
             return;
         }
@@ -156,7 +158,8 @@ public final class CancelForwarder implements Cancels {
 
     /** {@code server} is released but held back for its cancels (SHOW SERVERS state being_canceled). */
     public boolean beingCanceled(ServerConnection server) {
-        InFlight f = inFlight.get(server);
+        // checked on every server return: without cancels in flight, no lookup
+        InFlight f = inFlight.isEmpty() ? null : inFlight.get(server);
         return f != null && !f.then.isEmpty();
     }
 

@@ -332,8 +332,14 @@ public final class ServerConnection extends ChannelInboundHandlerAdapter impleme
 
     private void rememberParam(Frame frame) {
         if (BackendDecoding.decode(frame) instanceof BackendMessage.ParameterStatus p) {
-            params.put(p.name(), p.value());
+            remember(p);
         }
+    }
+
+    /** Interned: a client's parameters are compared with these on every server switch, and
+     *  equal interned strings compare by reference. */
+    private void remember(BackendMessage.ParameterStatus p) {
+        params.put(p.name().intern(), p.value().intern());
     }
 
     private void loginFrame(Frame frame) {
@@ -341,7 +347,7 @@ public final class ServerConnection extends ChannelInboundHandlerAdapter impleme
         if (m instanceof BackendMessage.BackendKeyData k) {
             cancelKey = k;
         } else if (m instanceof BackendMessage.ParameterStatus p) {
-            params.put(p.name(), p.value());
+            remember(p);
         } else if (m instanceof BackendMessage.ReadyForQuery r) {
             status = r.status();
             state = State.IDLE;

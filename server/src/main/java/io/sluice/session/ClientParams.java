@@ -40,7 +40,7 @@ final class ClientParams {
     }
 
     void set(String name, String value) {
-        values.put(canonical(name), value);
+        values.put(canonical(name), value.intern());
     }
 
     /** The values the client set, by canonical name (the startup packet of a dedicated server). */
@@ -55,11 +55,15 @@ final class ClientParams {
     /** A ParameterStatus passed to the client while linked: the client now has this value. */
     void serverReported(Frame frame) {
         if (BackendDecoding.decode(frame) instanceof BackendMessage.ParameterStatus p && isTracked(p.name())) {
-            values.put(canonical(p.name()), p.value());
+            values.put(canonical(p.name()), p.value().intern());
         }
     }
 
-    /** SET statements that make the server match this client, or null when it already does. */
+    /**
+     * SET statements that make the server match this client, or null when it already does. Runs
+     * on every server switch; values on both sides are interned, so equal ones compare by
+     * reference.
+     */
     String syncQuery(Map<String, String> server) {
         StringBuilder sql = null;
         for (Map.Entry<String, String> e : values.entrySet()) {
@@ -91,7 +95,7 @@ final class ClientParams {
         }
         welcome.forEach((name, value) -> {
             if (isTracked(name)) {
-                values.putIfAbsent(canonical(name), value);
+                values.putIfAbsent(canonical(name), value.intern());
             }
         });
     }
@@ -108,7 +112,7 @@ final class ClientParams {
             out.putAll(welcome);
             welcome.forEach((k, v) -> {
                 if (isTracked(k)) {
-                    values.putIfAbsent(canonical(k), v);
+                    values.putIfAbsent(canonical(k), v.intern());
                 }
             });
         }

@@ -61,7 +61,8 @@ final class ClientParams {
 
     /**
      * SET statements that make the server match this client, or null when it already does. Runs
-     * on every server switch; values on both sides are interned, so equal ones compare by
+     * on every server switch; values on both sides are interned (here when set, by the server
+     * connection when reported; the welcome values are a server's), so equal ones compare by
      * reference.
      */
     String syncQuery(Map<String, String> server) {
@@ -95,7 +96,7 @@ final class ClientParams {
         }
         welcome.forEach((name, value) -> {
             if (isTracked(name)) {
-                values.putIfAbsent(canonical(name), value.intern());
+                values.putIfAbsent(canonical(name), value);
             }
         });
     }
@@ -112,7 +113,7 @@ final class ClientParams {
             out.putAll(welcome);
             welcome.forEach((k, v) -> {
                 if (isTracked(k)) {
-                    values.putIfAbsent(canonical(k), v.intern());
+                    values.putIfAbsent(canonical(k), v);
                 }
             });
         }

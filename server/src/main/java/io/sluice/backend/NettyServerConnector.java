@@ -106,6 +106,7 @@ public final class NettyServerConnector implements ServerConnector {
                     protected void initChannel(Channel ch) {
                         tuning.apply(ch); // a unix socket is left alone
                         ServerConnection conn = new ServerConnection(ch, target, key.database(), login);
+                        ServerDebug.launching(conn, target);
                         if (negotiateTls) {
                             ch.pipeline().addLast(ServerTlsNegotiation.NAME, new ServerTlsNegotiation(serverTls, conn,
                                     login, logConnections.getAsBoolean()));
@@ -132,6 +133,10 @@ public final class NettyServerConnector implements ServerConnector {
                 return;
             }
             Channel ch = f.channel();
+            ServerConnection conn = ch.pipeline().get(ServerConnection.class);
+            if (conn != null) {
+                ServerDebug.line(conn, () -> "S: connect ok");
+            }
             ch.closeFuture().addListener(c -> timeout.cancel(false));
             ch.writeAndFlush(negotiateTls ? Encoders.sslRequest(ch.alloc())
                     : Encoders.startup(ch.alloc(), target.startupParams()));

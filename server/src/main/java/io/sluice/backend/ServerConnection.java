@@ -347,8 +347,10 @@ public final class ServerConnection extends ChannelInboundHandlerAdapter impleme
         if (m instanceof BackendMessage.BackendKeyData k) {
             cancelKey = k;
         } else if (m instanceof BackendMessage.ParameterStatus p) {
+            ServerDebug.line(this, () -> "S: param: " + p.name() + " = " + p.value());
             remember(p);
         } else if (m instanceof BackendMessage.ReadyForQuery r) {
+            ServerDebug.line(this, () -> "server login ok, start accepting queries");
             status = r.status();
             state = State.IDLE;
             ServerLogin lg = login;

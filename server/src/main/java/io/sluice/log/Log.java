@@ -37,6 +37,7 @@ public final class Log {
     private final PrintStream stderr;
     private final Object lock = new Object();
     private volatile int verbose;
+    private volatile int commandLineVerbose;
     private volatile boolean quiet;
     private volatile long pid;
     private OutputStream file; // guarded by lock
@@ -61,6 +62,15 @@ public final class Log {
     /** {@code -v} count or the {@code verbose} setting: 0 = LOG and up, 1 = +DEBUG, 2 = +NOISE. */
     public void setVerbose(int verbose) {
         this.verbose = Math.max(0, verbose);
+        this.commandLineVerbose = this.verbose;
+    }
+
+    /**
+     * The {@code verbose} setting, at start and on every RELOAD: the more verbose of it and the
+     * {@code -v} count given to {@link #setVerbose} wins, so a reload never silences {@code -v}.
+     */
+    public void applyConfigVerbose(int configured) {
+        this.verbose = Math.max(commandLineVerbose, Math.max(0, configured));
     }
 
     public int verbose() {
@@ -177,12 +187,13 @@ public final class Log {
     }
 
     /**
-     * PgBouncer's socket prefix, including the trailing space. An unknown database or user prints
+     * PgBouncer's socket prefix, including the trailing space. An unknown (null or empty) database or user prints
      * as {@code (nodb)} / {@code (nouser)}, as PgBouncer does before login completes.
      */
     public static String socketPrefix(char kind, long id, String db, String user, String addr, int port) {
         return kind + "-0x" + Long.toHexString(id) + ": "
-                + (db == null ? "(nodb)" : db) + "/" + (user == null ? "(nouser)" : user)
+                + (db == null || db.isEmpty() ? "(nodb)" : db) + "/"
+                + (user == null || user.isEmpty() ? "(nouser)" : user)
                 + "@" + addr + ":" + port + " ";
     }
 

@@ -9,8 +9,15 @@ public sealed interface StartupPacket {
     int GSSENC_REQUEST_CODE = 80877104;
     int CANCEL_REQUEST_CODE = 80877102;
 
-    /** StartupMessage; {@code parameters} keeps the client's order. */
+    /**
+     * StartupMessage of protocol 3.x; {@code parameters} keeps the client's order. A minor
+     * version above 0 is answered with NegotiateProtocolVersion, as PostgreSQL does.
+     */
     record Startup(int protocolVersion, Map<String, String> parameters) implements StartupPacket {
+        public int minorVersion() {
+            return protocolVersion & 0xffff;
+        }
+
         public String user() {
             return parameters.get("user");
         }
@@ -30,7 +37,7 @@ public sealed interface StartupPacket {
     record CancelRequest(int processId, int secretKey) implements StartupPacket {
     }
 
-    /** A version code we do not speak (protocol 2, 4.x...). */
-    record Unsupported(int code) implements StartupPacket {
+    /** A version code we do not speak (protocol 2, 4.x...); {@code length} is the packet's, header included. */
+    record Unsupported(int length, int code) implements StartupPacket {
     }
 }

@@ -112,6 +112,7 @@ final class ConfigReload {
     }
 
     private static void reopenLog(ConfigSnapshot c) {
+        Log.global().applyConfigVerbose((int) c.settings().integer("verbose"));
         String logfile = c.settings().string("logfile");
         try {
             Log.global().reopen(logfile == null || logfile.isEmpty() ? null : Path.of(logfile));

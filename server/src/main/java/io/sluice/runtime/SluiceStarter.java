@@ -30,7 +30,8 @@ public final class SluiceStarter implements ServerStarter {
         if (logfile != null && !logfile.isEmpty()) {
             log.reopen(Path.of(logfile));
         }
-        log.setVerbose(Math.max(options.verbose(), (int) snapshot.settings().integer("verbose")));
+        log.setVerbose(options.verbose());
+        log.applyConfigVerbose((int) snapshot.settings().integer("verbose"));
         snapshot.warnings().forEach(log::warning);
         SluiceServer server = new SluiceServer(snapshot);
         Consoles.attach(server);

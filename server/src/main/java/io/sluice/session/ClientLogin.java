@@ -20,6 +20,8 @@ import io.sluice.proto.codec.FrontendDecoding;
 import io.sluice.proto.codec.StartupDecoder;
 import io.sluice.tls.CertificateNames;
 
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
@@ -90,8 +92,10 @@ final class ClientLogin {
         } else if (p instanceof StartupPacket.CancelRequest c) {
             cancel(c);
         } else if (p instanceof StartupPacket.Unsupported u) {
+            // PgBouncer's words (1.18 and 1.25 alike), which name the header bytes; PostgreSQL 15
+            // says 0A000 "unsupported frontend protocol 4.0: server supports 3.0 to 3.0"
             String msg = (u.code() >>> 16) == 2 ? "old V2 protocol not supported"
-                    : String.format("bad packet header: '%08x%08x'", 8, u.code());
+                    : String.format("bad packet header: '%08x%08x'", u.length(), u.code());
             session.fail(PgError.fatal(SqlState.PROTOCOL_VIOLATION, msg), msg);
         } else if (p instanceof StartupPacket.Startup s) {
             startup(s);
@@ -138,9 +142,17 @@ final class ClientLogin {
         SessionSettings cfg = session.context().settings();
         params = new ClientParams(cfg.trackedParameters());
         replication = Replication.of(s.parameters().get("replication"));
+        List<String> protocolOptions = new ArrayList<>();
         for (Map.Entry<String, String> e : s.parameters().entrySet()) {
             String key = e.getKey().toLowerCase(Locale.ROOT);
             if (key.equals("user") || key.equals("database") || key.equals("replication")) {
+                ClientDebug.line(session, () -> "got var: " + e.getKey() + "=" + e.getValue());
+                continue;
+            }
+            if (e.getKey().startsWith("_pq_.")) {
+                ClientDebug.line(session, () -> "ignoring protocol extension parameter: " + e.getKey() + "="
+                        + e.getValue());
+                protocolOptions.add(e.getKey());
                 continue;
             }
             if (key.equals("options") && replication != Replication.NONE) {
@@ -157,8 +169,11 @@ final class ClientLogin {
                 continue;
             }
             if (KNOWN.contains(key) || params.isTracked(key)) {
+                ClientDebug.line(session, () -> "got var: " + e.getKey() + "=" + e.getValue());
                 params.set(e.getKey(), e.getValue());
-            } else if (!cfg.ignoreStartupParameters().contains(key)) {
+            } else if (cfg.ignoreStartupParameters().contains(key)) {
+                ClientDebug.line(session, () -> "ignoring startup parameter: " + e.getKey() + "=" + e.getValue());
+            } else {
                 session.fail(PgError.fatal(SqlState.PROTOCOL_VIOLATION, "unsupported startup parameter: " + e.getKey()),
                         "unsupported startup parameter: " + e.getKey());
                 return;
@@ -167,6 +182,16 @@ final class ClientLogin {
         if (cfg.applicationNameAddHost()) {
             params.set("application_name", params.applicationName() + " - "
                     + session.remote().address() + ":" + session.remote().port());
+        }
+        if (!params.applicationName().isEmpty()) {
+            ClientDebug.line(session, () -> "using application_name: " + params.applicationName());
+        }
+        if (s.minorVersion() > 0 || !protocolOptions.isEmpty()) {
+            // a 3.x client newer than us, or one asking for protocol extensions: as PostgreSQL 15
+            // (and PgBouncer's current source; 1.18 refused 3.1 as a "bad packet header"), tell
+            // it what we speak, 3.0 and none of its _pq_ options, and go on with the login
+            var ch = session.channel();
+            ch.write(Encoders.negotiateProtocolVersion(ch.alloc(), protocolOptions));
         }
         lookup = session.context().route(database, user);
         if (lookup instanceof RouteLookup.Refused) {
@@ -316,6 +341,7 @@ final class ClientLogin {
                 case PASSWORD -> exchange.password(FrontendDecoding.password(frame));
                 case SASL_INITIAL -> {
                     var initial = FrontendDecoding.saslInitial(frame);
+                    ClientDebug.line(session, () -> "C: selected SASL mechanism: " + initial.mechanism());
                     yield exchange.saslInitial(initial.mechanism(), initial.data());
                 }
                 default -> exchange.saslResponse(FrontendDecoding.saslResponse(frame));

@@ -205,6 +205,7 @@ public final class ClientSession extends ChannelInboundHandlerAdapter {
             login.refuseWhenStarted(PgError.fatal(SqlState.PROTOCOL_VIOLATION,
                     "no more connections allowed (max_client_conn)"));
         }
+        ClientDebug.connected(this);
         timers.arm(SessionTimers.Slot.IDLE, ctx.settings().clientLoginTimeout(), () -> {
             if (state == State.LOGIN) {
                 fail(PgError.fatal(SqlState.PROTOCOL_VIOLATION, "client_login_timeout"), "client_login_timeout");
@@ -329,6 +330,7 @@ public final class ClientSession extends ChannelInboundHandlerAdapter {
         cancelPid = ctx.clients().allocateCancelPid(this);
         cancelKey = ctx.clients().cancelSecret(cancelPid, this);
         Encoders.greet(channel, p.greeting(welcome), cancelPid, cancelKey);
+        ClientDebug.line(this, () -> "logged in");
         moveTo(to);
         if (ctx.settings().logConnections()) {
             log("login attempt: db=" + database + " user=" + user + " tls=" + (tls() == null ? "no" : tls().describe())

@@ -48,12 +48,15 @@ final class ClientTlsState {
             session.close("SSL req inside SSL");
             return;
         }
+        ClientDebug.line(session, Level.NOISE, () -> "C: req SSL");
         Channel ch = session.channel();
         ClientTls t = session.context().clientTls();
         if (!t.acceptsSslRequest(session.unixSocket())) {
+            ClientDebug.line(session, Level.NOISE, () -> "P: nak");
             ch.writeAndFlush(Encoders.refuseEncryption(ch.alloc()));
             return;
         }
+        ClientDebug.line(session, Level.NOISE, () -> "P: SSL ack");
         StartupDecoder startup = ch.pipeline().get(StartupDecoder.class);
         if (startup.buffered() > 0) {
             session.fail(PgError.fatal(SqlState.PROTOCOL_VIOLATION, "received unencrypted data after SSL request"),

@@ -268,12 +268,15 @@ final class Relay extends ClientSide implements StatementRouter.Owner {
             return;
         }
         long now = timeouts.now();
+        long queryStarted = queryStart;
+        ClientDebug.line(session, () -> "query time: " + (now - queryStarted) / 1000 + " us");
         if (stats != null) {
             stats.query((now - queryStart) / 1000);
         }
         timeouts.queryDone(status == TransactionStatus.IDLE);
         if (status == TransactionStatus.IDLE) {
             long xact = now - linkedAt;
+            ClientDebug.line(session, () -> "transaction time: " + xact / 1000 + " us");
             if (stats != null) {
                 stats.transaction(xact / 1000);
             }

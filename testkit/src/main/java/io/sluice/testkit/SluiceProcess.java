@@ -24,6 +24,8 @@ public final class SluiceProcess implements AutoCloseable {
     private final Path jar;
     private final int port = FreePorts.next();
     private final List<String> jvmArgs = new ArrayList<>();
+    private final List<String> args = new ArrayList<>();
+    private final List<String> launcher = new ArrayList<>();
     private final Map<String, String> env = new LinkedHashMap<>();
     private String ini = "[databases]\n[pgbouncer]\n";
     private String userlist;
@@ -52,6 +54,18 @@ public final class SluiceProcess implements AutoCloseable {
     /** Extra JVM options placed before {@code -jar}, e.g. {@code -Xmx256m}. */
     public SluiceProcess jvmArgs(String... args) {
         jvmArgs.addAll(List.of(args));
+        return this;
+    }
+
+    /** Command-line options placed before the config file, e.g. {@code -v -v}. */
+    public SluiceProcess args(String... options) {
+        args.addAll(List.of(options));
+        return this;
+    }
+
+    /** A command the JVM is started through, e.g. {@code prlimit --nofile=200:200}. */
+    public SluiceProcess launcher(String... command) {
+        launcher.addAll(List.of(command));
         return this;
     }
 
@@ -90,10 +104,12 @@ public final class SluiceProcess implements AutoCloseable {
         }
         dir = TempDir.create("sluice-srv-");
         Path iniFile = IniOverrides.writeFixtureConfig(dir, ini, userlist, port);
-        List<String> cmd = new ArrayList<>();
+        List<String> cmd = new ArrayList<>(launcher);
         cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         cmd.addAll(jvmArgs);
-        cmd.addAll(List.of("-jar", jar.toString(), iniFile.toString()));
+        cmd.addAll(List.of("-jar", jar.toString()));
+        cmd.addAll(args);
+        cmd.add(iniFile.toString());
         process = new ServerProcess("sluice", asServiceUser ? OsUser.asServiceUser(cmd) : cmd, dir, env);
         return this;
     }

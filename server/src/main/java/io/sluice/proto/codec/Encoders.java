@@ -163,6 +163,22 @@ public final class Encoders {
         return buf;
     }
 
+    /**
+     * NegotiateProtocolVersion ('v'): the newest version Sluice speaks (3.0, written as PostgreSQL
+     * 15 writes it, the whole version code) and the {@code _pq_.} options it did not recognise.
+     */
+    public static ByteBuf negotiateProtocolVersion(ByteBufAllocator alloc, List<String> unrecognized) {
+        ByteBuf buf = Wire.buffer(alloc);
+        int at = Wire.begin(buf, 'v');
+        buf.writeInt(StartupPacket.PROTOCOL_3_0);
+        buf.writeInt(unrecognized.size());
+        for (String option : unrecognized) {
+            Wire.cstring(buf, option);
+        }
+        Wire.end(buf, at);
+        return buf;
+    }
+
     /** The single byte that refuses SSLRequest / GSSENCRequest. */
     public static ByteBuf refuseEncryption(ByteBufAllocator alloc) {
         return alloc.buffer(1).writeByte('N');

@@ -71,7 +71,7 @@ public final class StartupDecoder extends ByteToMessageDecoder {
         ByteBuf packet = in.readSlice(len);
         packet.skipBytes(4);
         int code = packet.readInt();
-        out.add(decodePacket(code, packet));
+        out.add(decodePacket(len, code, packet));
     }
 
     private ProtocolException refuse(ByteBuf in, String message) {
@@ -80,7 +80,7 @@ public final class StartupDecoder extends ByteToMessageDecoder {
         return new ProtocolException(message);
     }
 
-    static StartupPacket decodePacket(int code, ByteBuf body) {
+    static StartupPacket decodePacket(int len, int code, ByteBuf body) {
         switch (code) {
             case StartupPacket.SSL_REQUEST_CODE:
                 return new StartupPacket.SslRequest();
@@ -95,7 +95,7 @@ public final class StartupDecoder extends ByteToMessageDecoder {
                 break;
         }
         if (code >>> 16 != 3) {
-            return new StartupPacket.Unsupported(code);
+            return new StartupPacket.Unsupported(len, code);
         }
         Map<String, String> params = new LinkedHashMap<>();
         while (body.isReadable()) {

@@ -5,6 +5,7 @@ import io.netty.channel.Channel;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoopGroup;
+import io.netty.channel.ServerChannelRecvByteBufAllocator;
 import io.netty.channel.unix.DomainSocketAddress;
 
 import java.io.IOException;
@@ -18,23 +19,34 @@ import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Set;
+import java.util.concurrent.TimeUnit;
 import java.util.function.BiConsumer;
+import java.util.function.Consumer;
 import java.util.function.Supplier;
 
 /**
  * The listening sockets: TCP on each {@code listen_addr} and the unix socket
- * {@code <unix_socket_dir>/.s.PGSQL.<port>} with {@code unix_socket_mode}/{@code unix_socket_group}.
+ * {@code <unix_socket_dir>/.s.PGSQL.<port>} with {@code unix_socket_mode}/{@code unix_socket_group},
+ * each with {@code listen_backlog} as its accept queue.
  */
 public final class Listeners {
     private final EventLoopGroup group;
     private final Transport transport;
+    private final AcceptFailures acceptFailures;
+    private final EventLoopGroup acceptor;
     private final List<Channel> tcp = new ArrayList<>();
     private Channel unix;
     private Path unixPath;
 
-    public Listeners(EventLoopGroup group, Transport transport) {
+    /** @param errorLog where an accept failure is reported, as PgBouncer's ERROR line */
+    public Listeners(EventLoopGroup group, Transport transport, Consumer<String> errorLog) {
         this.group = group;
         this.transport = transport;
+        this.acceptFailures = new AcceptFailures(errorLog);
+        // accept() on a thread of its own: behind the one loop that serves every client, the
+        // accept queue overflowed under bursts of quick connects (cancels) that PgBouncer's
+        // tighter loop kept up with; accepted channels still live on the clients' loop
+        this.acceptor = transport.newGroup(1);
     }
 
     /**
@@ -70,8 +82,14 @@ public final class Listeners {
 
     private ServerBootstrap bootstrap(Class<? extends io.netty.channel.ServerChannel> type, int backlog,
                                       java.util.function.Consumer<Channel> init) {
-        return new ServerBootstrap().group(group).channel(type)
+        return new ServerBootstrap().group(acceptor, group).channel(type)
                 .option(ChannelOption.SO_BACKLOG, backlog)
+                // accept until the queue is empty (up to a backlog's worth) on each wakeup, as
+                // PgBouncer's accept loop does: Netty's default of 16 a turn let a burst of
+                // quick connects overflow a 128-deep queue while the loop served the clients
+                .option(ChannelOption.RCVBUF_ALLOCATOR,
+                        new ServerChannelRecvByteBufAllocator().maxMessagesPerRead(Math.max(16, backlog)))
+                .handler(acceptFailures)
                 .childHandler(new ChannelInitializer<Channel>() {
                     @Override
                     protected void initChannel(Channel ch) {
@@ -117,6 +135,7 @@ public final class Listeners {
                 // the socket file of a closed listener is harmless
             }
         }
+        acceptor.shutdownGracefully(0, 200, TimeUnit.MILLISECONDS);
     }
 
     /** Bound TCP ports (tests pass port 0). */

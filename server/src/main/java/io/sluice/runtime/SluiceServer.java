@@ -109,7 +109,7 @@ public final class SluiceServer implements SessionContext {
         this.pools = new PoolRegistry(key -> routing.poolSettings(key), connector, poolEvents,
                 Clock.SYSTEM, scheduler, Randomness.threadLocal());
         this.cancels = new CancelForwarder(loop, transport, socketDir);
-        this.listeners = new Listeners(group, transport);
+        this.listeners = new Listeners(group, transport, Log.global()::error);
     }
 
     /** Binds the listeners and starts the periodic tasks. */

@@ -37,6 +37,10 @@ public sealed interface StartupPacket {
     record CancelRequest(int processId, int secretKey) implements StartupPacket {
     }
 
+    /** A CancelRequest whose key is not 8 bytes long. */
+    record BadCancel() implements StartupPacket {
+    }
+
     /** A version code we do not speak (protocol 2, 4.x...); {@code length} is the packet's, header included. */
     record Unsupported(int length, int code) implements StartupPacket {
     }

@@ -91,6 +91,10 @@ final class ClientLogin {
             ch.writeAndFlush(Encoders.refuseEncryption(ch.alloc()));
         } else if (p instanceof StartupPacket.CancelRequest c) {
             cancel(c);
+        } else if (p instanceof StartupPacket.BadCancel) {
+            // closed with nothing written, as PgBouncer and PostgreSQL do
+            step = Step.DONE;
+            session.close("bad cancel request");
         } else if (p instanceof StartupPacket.Unsupported u) {
             // PgBouncer's words (1.18 and 1.25 alike), which name the header bytes; PostgreSQL 15
             // says 0A000 "unsupported frontend protocol 4.0: server supports 3.0 to 3.0"

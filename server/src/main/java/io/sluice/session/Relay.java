@@ -9,6 +9,7 @@ import io.sluice.pool.Lease;
 import io.sluice.pool.Waiter;
 import io.sluice.proto.Frame;
 import io.sluice.proto.PgError;
+import io.sluice.proto.ProtocolException;
 import io.sluice.proto.SqlState;
 import io.sluice.proto.TransactionStatus;
 import io.sluice.stats.DatabaseStats;
@@ -134,7 +135,16 @@ final class Relay extends ClientSide implements StatementRouter.Owner {
             default -> unsynced = true;
         }
         if (router != null) {
-            router.toServer(frame);
+            try {
+                router.toServer(frame);
+            } catch (ProtocolException e) {
+                // a malformed name or query: refuse the client, as at its own read, not the server
+                if (frame.refCnt() > 0) {
+                    frame.release();
+                }
+                session.fail(e.error(), e.getMessage());
+                return;
+            }
         } else {
             server.write(frame);
         }
@@ -218,6 +228,9 @@ final class Relay extends ClientSide implements StatementRouter.Owner {
         Frame f;
         while ((f = pending.poll()) != null) {
             forward(f);
+        }
+        if (server == null) {
+            return; // a refused message closed the session
         }
         pendingBytes = 0;
         server.flush();

@@ -58,6 +58,11 @@ final class RawClient implements AutoCloseable {
         return ByteBuffer.allocate(5 + s.length).put((byte) 'Q').putInt(4 + s.length).put(s).array();
     }
 
+    /** One byte outside any message (the answer to an SSLRequest or GSSENCRequest); -1 at EOF. */
+    int readRawByte() throws IOException {
+        return in.read();
+    }
+
     /** One backend message: its type and body. */
     record Message(char type, byte[] body) {
     }

@@ -5,6 +5,7 @@ import io.netty.channel.ChannelHandlerContext;
 import io.netty.handler.codec.ByteToMessageDecoder;
 import io.sluice.proto.Frame;
 import io.sluice.proto.ProtocolException;
+import io.sluice.proto.StartupPacket;
 
 import java.util.List;
 
@@ -38,6 +39,9 @@ public final class FrameDecoder extends ByteToMessageDecoder {
         }
         return MERGE_CUMULATOR.cumulate(alloc, cumulation, in);
     };
+
+    /** PgBouncer's words for a message of a type that does not exist. */
+    static final String UNKNOWN_TYPE = "unknown pkt";
 
     /** Messages up to this size (header included) are always assembled whole. */
     public static final int WHOLE_LIMIT = 64 * 1024;
@@ -99,6 +103,14 @@ public final class FrameDecoder extends ByteToMessageDecoder {
             if (len < 4 || (long) len + 1 > maxPacketSize) {
                 throw refuse(in, "bad packet header: '" + headerHex(in) + "'");
             }
+            if (type == Frame.CONTINUATION) {
+                // no message has type 0, and a frame of type 0 means "more of the last message":
+                // passed on, it reached PostgreSQL, which killed the backend over it
+                if (in.readableBytes() < 8) {
+                    return;
+                }
+                throw refuse(in, startupShaped(in) ? UNKNOWN_TYPE : "bad packet header: '" + headerHex(in) + "'");
+            }
             if (loginLimit > 0 && (long) len + 1 > loginLimit) {
                 throw refuse(in, StartupDecoder.PARTIAL_PACKET);
             }
@@ -117,6 +129,18 @@ public final class FrameDecoder extends ByteToMessageDecoder {
                 return;
             }
         }
+    }
+
+    /**
+     * PgBouncer reads a type-0 header as a startup-phase one (a 16-bit length, then a code): a
+     * startup, SSL, GSS or cancel packet sent after login is an "unknown pkt" there, anything
+     * else a "bad packet header". Same answers here.
+     */
+    private static boolean startupShaped(ByteBuf in) {
+        int at = in.readerIndex();
+        int code = in.getInt(at + 4);
+        return in.getShort(at) == 0 && (code >>> 16 == 3 || code >>> 16 == 2 || code == StartupPacket.SSL_REQUEST_CODE
+                || code == StartupPacket.GSSENC_REQUEST_CODE || code == StartupPacket.CANCEL_REQUEST_CODE);
     }
 
     private ProtocolException refuse(ByteBuf in, String message) {

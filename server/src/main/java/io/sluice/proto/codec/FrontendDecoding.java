@@ -26,8 +26,11 @@ public final class FrontendDecoding {
             throw new ProtocolException("malformed SASL message");
         }
         int len = body.readInt();
-        String data = len < 0 ? "" : body.readCharSequence(Math.min(len, body.readableBytes()),
-                StandardCharsets.UTF_8).toString();
+        // -1 is "no initial response"; any other length must be what is left, as PostgreSQL checks
+        if (len < -1 || (len >= 0 && len != body.readableBytes())) {
+            throw new ProtocolException("malformed SASL message");
+        }
+        String data = len < 0 ? "" : body.readCharSequence(len, StandardCharsets.UTF_8).toString();
         return new SaslInitial(mechanism, data);
     }
 

@@ -71,7 +71,11 @@ public final class StartupDecoder extends ByteToMessageDecoder {
         ByteBuf packet = in.readSlice(len);
         packet.skipBytes(4);
         int code = packet.readInt();
-        out.add(decodePacket(len, code, packet));
+        try {
+            out.add(decodePacket(len, code, packet));
+        } catch (ProtocolException e) {
+            throw refuse(in, e.getMessage()); // and drop what follows, as for a bad header
+        }
     }
 
     private ProtocolException refuse(ByteBuf in, String message) {
@@ -87,8 +91,8 @@ public final class StartupDecoder extends ByteToMessageDecoder {
             case StartupPacket.GSSENC_REQUEST_CODE:
                 return new StartupPacket.GssEncRequest();
             case StartupPacket.CANCEL_REQUEST_CODE:
-                if (body.readableBytes() < 8) {
-                    throw new ProtocolException("bad cancel request");
+                if (body.readableBytes() != 8) {
+                    return new StartupPacket.BadCancel(); // its key must be exactly 8 bytes, as in PgBouncer
                 }
                 return new StartupPacket.CancelRequest(body.readInt(), body.readInt());
             default:

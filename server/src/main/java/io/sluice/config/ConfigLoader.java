@@ -69,7 +69,8 @@ public final class ConfigLoader {
                 fresh.fallback(), fresh.users(), fresh.peers(), fresh.authFile(), fresh.hba(), warnings);
     }
 
-    private static ConfigSnapshot build(Path file, Path workingDir, List<IniLine> lines)
+    /** Builds a snapshot from parsed lines; package-private so the fuzz test can skip the file system. */
+    static ConfigSnapshot build(Path file, Path workingDir, List<IniLine> lines)
             throws ConfigException {
         Settings settings = Settings.defaults().with(ConfigKeys.get("conffile"), file.toString());
         Map<String, IniLine> keyLines = new LinkedHashMap<>();

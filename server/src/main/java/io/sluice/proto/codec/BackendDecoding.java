@@ -41,6 +41,9 @@ public final class BackendDecoding {
 
     /** Status byte of a ReadyForQuery frame without building a record (hot path). */
     public static TransactionStatus readyStatus(Frame frame) {
+        if (frame.length() < 6) {
+            throw new ProtocolException("malformed server message Z"); // found by FrameDecoderFuzzTest
+        }
         return TransactionStatus.of(frame.bytes().getByte(frame.bytes().readerIndex() + 5));
     }
 

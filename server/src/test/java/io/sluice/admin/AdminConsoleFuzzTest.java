@@ -1,0 +1,34 @@
+package io.sluice.admin;
+
+import com.code_intelligence.jazzer.api.FuzzedDataProvider;
+import com.code_intelligence.jazzer.junit.FuzzTest;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Fuzzes the console's command parser and then the console itself over a fake context: any
+ * text must parse to a {@link ParsedCommand} (never an exception), and executing it must answer
+ * with results, errors included, rather than throw.
+ */
+class AdminConsoleFuzzTest {
+    private static final String[] WORDS = {"show ", "set ", "pause ", "resume ", "kill ", "reload", "disable ",
+        "enable ", "reconnect ", "shutdown", "wait_close ", "suspend", "select ", "pools", "clients", "config",
+        "=", "'", "\"", ";", " ", "_"};
+
+    @FuzzTest(maxDuration = "30s")
+    void commands(FuzzedDataProvider data) {
+        StringBuilder q = new StringBuilder();
+        int parts = data.consumeInt(0, 6);
+        for (int i = 0; i < parts; i++) {
+            q.append(data.pickValue(WORDS)).append(data.consumeString(40));
+        }
+        q.append(data.consumeRemainingAsString());
+        String query = q.toString();
+        assertThat(new AdminCommandParser().parse(query)).isNotNull();
+        AdminUser who = query.length() % 2 == 0 ? ConsoleRunner.ADMIN : ConsoleRunner.STATS;
+        var answer = new ConsoleRunner().console.execute(query, who).toCompletableFuture();
+        if (answer.isDone()) {
+            assertThat(answer.join()).isNotNull();
+        }
+    }
+}

@@ -1,0 +1,43 @@
+package io.sluice.proto.codec;
+
+import io.sluice.proto.Frame;
+import io.sluice.proto.ProtocolException;
+
+/**
+ * Runs on one whole frame every reader the pooler may apply to a message of its type, as a
+ * client's or a server's; a {@link ProtocolException} is the declared refusal and is swallowed,
+ * anything else escapes (for the fuzz tests).
+ */
+final class MessageDecoding {
+    private MessageDecoding() {
+    }
+
+    static void interpret(Frame f) {
+        attempt(() -> BackendDecoding.decode(f));
+        switch (f.type()) {
+            case 'p' -> {
+                attempt(() -> FrontendDecoding.password(f));
+                attempt(() -> FrontendDecoding.saslInitial(f));
+                attempt(() -> FrontendDecoding.saslResponse(f));
+            }
+            case 'Q' -> attempt(() -> FrontendDecoding.query(f));
+            case 'P', 'B', 'D', 'E' -> attempt(() -> ExtendedCodec.cstring(f.body(), (char) f.type()));
+            case 'C' -> attempt(() -> ExtendedCodec.tag(f));
+            case 'Z' -> attempt(() -> BackendDecoding.readyStatus(f));
+            default -> { }
+        }
+        if (f.type() == 'D') {
+            attempt(() -> BackendDecoding.columnCount(f));
+            attempt(() -> BackendDecoding.dataRow(f));
+            attempt(() -> ExtendedCodec.dataRow(f));
+        }
+    }
+
+    private static void attempt(Runnable r) {
+        try {
+            r.run();
+        } catch (ProtocolException refused) {
+            // the declared answer to a malformed message
+        }
+    }
+}

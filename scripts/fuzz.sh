@@ -44,7 +44,7 @@ for t in "${TARGETS[@]}"; do
   inputs="src/test/resources/$(dirname "${class//.//}")/${class##*.}Inputs/$method"
   corpus="target/fuzz-corpus/$name"
   mkdir -p "$corpus" "$inputs"
-  limit=(-runs="$RUNS")
+  limit=(-runs="$RUNS" -max_total_time=864000) # the @FuzzTest maxDuration would cut a run at 30 s
   [[ -n "${SECONDS_EACH:-}" ]] && limit=(-max_total_time="$SECONDS_EACH")
   echo "== $name"
   if java -Xmx1g -cp "$CP" com.code_intelligence.jazzer.Jazzer --target_class="$class" --target_method="$method" \

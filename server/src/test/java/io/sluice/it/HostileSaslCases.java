@@ -18,8 +18,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * The catalogue's third part: SCRAM-SHA-256 at every step, as an unauthenticated client can
- * break it. Every refusal is PgBouncer's "SASL authentication failed" (28P01 for a wrong proof,
- * which drivers report as a bad password). PgBouncer 1.18 crashes on the SASLInitialResponse
+ * break it. Most refusals are PgBouncer's "SASL authentication failed" (28P01 for a wrong proof,
+ * which drivers report as a bad password); a mechanism or channel binding refused has
+ * PostgreSQL's own words. PgBouncer 1.18 crashes on the SASLInitialResponse
  * whose data length is -1; Sluice answers it like any other malformed message.
  */
 final class HostileSaslCases {
@@ -28,6 +29,7 @@ final class HostileSaslCases {
 
     private static final String MECH = "SCRAM-SHA-256";
     private static final String FAILED = "SASL authentication failed";
+    private static final String INVALID = "client selected an invalid SASL authentication mechanism";
 
     static byte[] initial(String mechanism, String data) {
         byte[] d = data.getBytes(StandardCharsets.UTF_8);
@@ -56,9 +58,9 @@ final class HostileSaslCases {
         String proof = Base64.getEncoder().encodeToString(new byte[32]);
         List<Hostile.Case> cs = new ArrayList<>();
         // SASLInitialResponse
-        cs.add(of("SASL: wrong mechanism", SASL, initial("SCRAM-SHA-1", "n,,n=,r=x"), errorClose("08P01", FAILED)));
+        cs.add(of("SASL: wrong mechanism", SASL, initial("SCRAM-SHA-1", "n,,n=,r=x"), errorClose("08P01", INVALID)));
         cs.add(of("SASL: SCRAM-SHA-256-PLUS without TLS", SASL, initial(MECH + "-PLUS", "p=tls-server-end-point,,n=,r=x"),
-                errorClose("08P01", FAILED)));
+                errorClose("08P01", INVALID)));
         cs.add(of("SASL: mechanism unterminated", SASL, msg('p', MECH.getBytes()), errorClose("08P01", "bad startup packet")));
         cs.add(of("SASL: no data length", SASL, msg('p', cstr(MECH)), errorClose("08P01", "malformed SASL message")));
         cs.add(of("SASL: data length -1 (crashes PgBouncer 1.18)", SASL, msg('p', cstr(MECH), i32(-1)),
@@ -72,7 +74,7 @@ final class HostileSaslCases {
         cs.add(of("SASL: client-first with an authzid", SASL, initial(MECH, "n,a=admin,n=,r=x"),
                 errorClose("08P01", FAILED)));
         cs.add(of("SASL: client-first with channel binding required", SASL,
-                initial(MECH, "p=tls-server-end-point,,n=,r=x"), errorClose("08P01", FAILED)));
+                initial(MECH, "p=tls-server-end-point,,n=,r=x"), errorClose("08P01", "malformed SCRAM message")));
         cs.add(of("SASL: client-first with a comma in the nonce", SASL, initial(MECH, "n,,n=,r=a,b"),
                 errorClose("08P01", FAILED)));
         cs.add(of("SASL: client-first with an extension", SASL, initial(MECH, "n,,m=ext,n=,r=x"),

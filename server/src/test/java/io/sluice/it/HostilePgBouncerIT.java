@@ -1,0 +1,61 @@
+package io.sluice.it;
+
+import io.sluice.testkit.PgBouncerProcess;
+import io.sluice.testkit.PgCluster;
+import org.junit.jupiter.api.Test;
+
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+/**
+ * The pre-login part of the hostile-input catalogue ({@link HostileStartupCases}) run on Debian's
+ * PgBouncer 1.18 with the outcomes Sluice must give: every case must get the same outcome there,
+ * except the differences listed here with why Sluice differs on purpose.
+ */
+class HostilePgBouncerIT {
+    /** Case name to what PgBouncer 1.18 does instead. */
+    static final Map<String, String> DIFFERENCES = Map.ofEntries(
+            Map.entry("startup length 0", "waits for 8 bytes, then client_login_timeout; Sluice refuses on the length"),
+            Map.entry("random bytes", "'client sent partial pkt in startup phase' for the same bad length"),
+            Map.entry("unterminated parameter name", "stops reading at the bad string: 'no username supplied'"),
+            Map.entry("parameter name without value", "stops reading at the bad string: 'no username supplied'"),
+            Map.entry("unterminated value", "stops reading at the bad string: 'no username supplied'"),
+            Map.entry("options that are not -c", "1.18 takes no options: 'unsupported startup parameter: options'"),
+            // PgBouncer wants a startup packet whole in one read ("partial pkt"); Sluice, like
+            // PostgreSQL, waits for the rest within client_login_timeout, so a slow link still logs in
+            Map.entry("startup length longer than what is sent, then silence", "'client sent partial pkt'"),
+            Map.entry("startup packet a byte every 10 ms", "'client sent partial pkt in startup phase'"),
+            Map.entry("startup packet a byte every 150 ms", "'client sent partial pkt in startup phase'"),
+            // refused even with TLS off; PostgreSQL (and Sluice) refuse such bytes only once TLS is accepted
+            Map.entry("SSLRequest with the startup packet in the same write",
+                    "'received unencrypted data after SSL request'"));
+
+    @Test
+    void pgBouncerGivesTheSameOutcomesSaveTheListedOnes() throws Exception {
+        assumeTrue(PgBouncerProcess.available(), "PgBouncer is not installed");
+        String db = PgCluster.uniqueName("hostile_pgb");
+        PgCluster pg = PgCluster.shared();
+        pg.exec("create database " + db);
+        String ini = "[databases]\nhostile = host=127.0.0.1 port=" + pg.port() + " dbname=" + db + " user=postgres\n"
+                + "[pgbouncer]\nauth_type = trust\npool_mode = transaction\nclient_login_timeout = 2\n";
+        Map<String, String> differs = new LinkedHashMap<>();
+        int same = 0;
+        try (PgBouncerProcess pgb = PgBouncerProcess.start(ini, "\"plain\" \"\"\n")) {
+            for (Hostile.Case c : HostileStartupCases.cases()) {
+                try (RawClient client = new RawClient(pgb.port())) {
+                    c.script().run(client);
+                    Hostile.verify(client, c.expected());
+                    same++;
+                } catch (AssertionError | java.io.IOException e) {
+                    differs.put(c.name(), String.valueOf(e.getMessage()).replace('\n', ' '));
+                }
+            }
+        }
+        System.out.println("PgBouncer " + PgBouncerProcess.version() + ": " + same + " pre-login cases answered as"
+                + " Sluice does; different: " + differs);
+        assertThat(differs.keySet()).as(differs.toString()).isSubsetOf(DIFFERENCES.keySet());
+    }
+}

@@ -50,14 +50,16 @@ final class HostileMessageCases {
         cs.add(of("Query length -5", LOGGED_IN, header('Q', -5), errorClose("08P01", "bad packet header")));
         cs.add(of("Query length 2^31-1", LOGGED_IN, header('Q', Integer.MAX_VALUE),
                 errorClose("08P01", "bad packet header")));
-        cs.add(of("Query above max_packet_size", LOGGED_IN, header('Q', 2 << 20), errorClose("08P01", "bad packet header")));
+        cs.add(of("Query above max_packet_size", LOGGED_IN, header('Q', 2 << 20),
+                errorClose("08P01", "bad packet header")));
         cs.add(of("Query length longer than sent, then silence", LOGGED_IN, cat(header('Q', 100), cstr("select")),
                 SILENT));
         cs.add(of("unknown type 'y'", LOGGED_IN, msg('y'), errorClose("08P01", "unknown pkt")));
         cs.add(of("type 0x00", LOGGED_IN, msg((char) 0, new byte[3]),
                 errorClose("08P01", "bad packet header: '0000000007000000'")));
         cs.add(of("type 0xff", LOGGED_IN, msg((char) 0xff), errorClose("08P01", "unknown pkt")));
-        cs.add(of("PasswordMessage after login", LOGGED_IN, msg('p', cstr("secret")), errorClose("08P01", "unknown pkt")));
+        cs.add(of("PasswordMessage after login", LOGGED_IN, msg('p', cstr("secret")),
+                errorClose("08P01", "unknown pkt")));
         cs.add(of("a second startup packet", LOGGED_IN, Hostile.startup(HostileStartupCases.LOGIN),
                 errorClose("08P01", "unknown pkt"))); // read as a message of type 0x00
         // Query
@@ -117,7 +119,8 @@ final class HostileMessageCases {
         cs.add(of("CopyData outside COPY", LOGGED_IN, cat(msg('d', new byte[100]), SYNC), READY));
         cs.add(of("CopyDone outside COPY", LOGGED_IN, cat(msg('c'), SYNC), READY));
         cs.add(of("CopyFail outside COPY", LOGGED_IN, cat(msg('f', cstr("no")), SYNC), READY));
-        cs.add(of("Sync with a payload", LOGGED_IN, msg('S', new byte[4]), errorReady("08P01", "invalid message format")));
+        cs.add(of("Sync with a payload", LOGGED_IN, msg('S', new byte[4]),
+                errorReady("08P01", "invalid message format")));
         cs.add(of("Flush with a payload", LOGGED_IN, cat(msg('H', new byte[4]), SYNC),
                 errorReady("08P01", "invalid message format")));
         cs.add(of("Terminate with a payload", LOGGED_IN, msg('X', new byte[4]), CLOSE));

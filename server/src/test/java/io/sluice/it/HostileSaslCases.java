@@ -59,9 +59,10 @@ final class HostileSaslCases {
         List<Hostile.Case> cs = new ArrayList<>();
         // SASLInitialResponse
         cs.add(of("SASL: wrong mechanism", SASL, initial("SCRAM-SHA-1", "n,,n=,r=x"), errorClose("08P01", INVALID)));
-        cs.add(of("SASL: SCRAM-SHA-256-PLUS without TLS", SASL, initial(MECH + "-PLUS", "p=tls-server-end-point,,n=,r=x"),
-                errorClose("08P01", INVALID)));
-        cs.add(of("SASL: mechanism unterminated", SASL, msg('p', MECH.getBytes()), errorClose("08P01", "bad startup packet")));
+        cs.add(of("SASL: SCRAM-SHA-256-PLUS without TLS", SASL,
+                initial(MECH + "-PLUS", "p=tls-server-end-point,,n=,r=x"), errorClose("08P01", INVALID)));
+        cs.add(of("SASL: mechanism unterminated", SASL, msg('p', MECH.getBytes()),
+                errorClose("08P01", "bad startup packet")));
         cs.add(of("SASL: no data length", SASL, msg('p', cstr(MECH)), errorClose("08P01", "malformed SASL message")));
         cs.add(of("SASL: data length -1 (crashes PgBouncer 1.18)", SASL, msg('p', cstr(MECH), i32(-1)),
                 errorClose("08P01", FAILED)));

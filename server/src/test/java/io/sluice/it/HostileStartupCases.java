@@ -69,7 +69,8 @@ final class HostileStartupCases {
                 errorClose("08P01", "no such database: nosuchdb")));
         cs.add(of("options that are not -c", FRESH, startup(Map.of("user", "plain", "database", "hostile",
                 "options", "-x")), errorClose("08P01", "unsupported options startup parameter")));
-        cs.add(of("NUL-only body", FRESH, packet(0x30000, new byte[] {0}), errorClose("08P01", "no username supplied")));
+        cs.add(of("NUL-only body", FRESH, packet(0x30000, new byte[] {0}),
+                errorClose("08P01", "no username supplied")));
         // versions
         cs.add(of("protocol 1.0", FRESH, packet(0x10000, cstr("user"), cstr("plain"), new byte[1]),
                 errorClose("08P01", "bad packet header: '0000001400010000'")));
@@ -110,7 +111,8 @@ final class HostileStartupCases {
         cs.add(of("cancel request, long key", FRESH, packet(CANCEL, new byte[12]), CLOSE));
         cs.add(of("cancel request, unknown key", FRESH, packet(CANCEL, i32(12345), i32(67890)), CLOSE));
         cs.add(of("cancel request then more bytes", FRESH, cat(packet(CANCEL, i32(1), i32(2)), startup(LOGIN)), CLOSE));
-        cs.add(new Hostile.Case("200 cancel requests with random keys", FRESH, HostileStartupCases::cancelFlood, CLOSE));
+        cs.add(new Hostile.Case("200 cancel requests with random keys", FRESH, HostileStartupCases::cancelFlood,
+                CLOSE));
         // slow senders
         cs.add(new Hostile.Case("startup packet a byte every 10 ms", FRESH, c -> drip(c, startup(LOGIN), 10), READY));
         cs.add(new Hostile.Case("startup packet a byte every 150 ms", FRESH, c -> drip(c, startup(LOGIN), 150),

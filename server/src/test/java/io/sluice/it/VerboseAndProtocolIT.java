@@ -128,7 +128,8 @@ class VerboseAndProtocolIT {
             Answer ours = login(sluice.port(), 0x30000, extensions);
             assertThat(ours.first().type()).isEqualTo('v');
             assertThat(ours.first().body()).isEqualTo(login(pgPort, 0x30000, extensions).first().body());
-            assertThat(new String(ours.first().body(), StandardCharsets.UTF_8)).contains("_pq_.compression\0_pq_.other\0");
+            assertThat(new String(ours.first().body(), StandardCharsets.UTF_8))
+                    .contains("_pq_.compression\0_pq_.other\0");
             assertThat(ours.loggedIn()).isTrue();
             // another major version: PgBouncer's refusal, naming the header bytes
             Answer four = login(sluice.port(), 0x40000, user);
@@ -158,7 +159,8 @@ class VerboseAndProtocolIT {
                 cmd.addAll(commands.get(i));
                 Process psql = new ProcessBuilder(cmd).redirectErrorStream(true).start();
                 int logins = i + 1;
-                Await.until(Duration.ofSeconds(15), () -> count(sluice.output(), "login attempt: db=postgres") == logins,
+                Await.until(Duration.ofSeconds(15),
+                        () -> count(sluice.output(), "login attempt: db=postgres") == logins,
                         "psql logged in");
                 if (i == 0) {
                     Await.until(Duration.ofSeconds(10), () -> !PgCluster.shared().query("select count(*) from"

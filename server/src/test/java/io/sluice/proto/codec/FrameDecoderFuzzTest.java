@@ -42,7 +42,8 @@ class FrameDecoderFuzzTest {
             }
         });
         byte[] out = seen.toByteArray();
-        assertThat(Arrays.equals(out, 0, out.length, input, 0, out.length)).as("frames are the input, in order").isTrue();
+        assertThat(Arrays.equals(out, 0, out.length, input, 0, out.length)).as("frames are the input, in order")
+                .isTrue();
     }
 
     private static void check(Frame f, ByteArrayOutputStream seen) {

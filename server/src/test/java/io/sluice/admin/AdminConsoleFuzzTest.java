@@ -2,6 +2,7 @@ package io.sluice.admin;
 
 import com.code_intelligence.jazzer.api.FuzzedDataProvider;
 import com.code_intelligence.jazzer.junit.FuzzTest;
+import io.sluice.FuzzText;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -17,13 +18,7 @@ class AdminConsoleFuzzTest {
 
     @FuzzTest(maxDuration = "30s")
     void commands(FuzzedDataProvider data) {
-        StringBuilder q = new StringBuilder();
-        int parts = data.consumeInt(0, 6);
-        for (int i = 0; i < parts; i++) {
-            q.append(data.pickValue(WORDS)).append(data.consumeString(40));
-        }
-        q.append(data.consumeRemainingAsString());
-        String query = q.toString();
+        String query = FuzzText.withHints(data, WORDS, 6, 40);
         assertThat(new AdminCommandParser().parse(query)).isNotNull();
         AdminUser who = query.length() % 2 == 0 ? ConsoleRunner.ADMIN : ConsoleRunner.STATS;
         var answer = new ConsoleRunner().console.execute(query, who).toCompletableFuture();

@@ -2,6 +2,7 @@ package io.sluice.config;
 
 import com.code_intelligence.jazzer.api.FuzzedDataProvider;
 import com.code_intelligence.jazzer.junit.FuzzTest;
+import io.sluice.FuzzText;
 import io.sluice.config.hba.HbaException;
 import io.sluice.config.hba.HbaParser;
 import io.sluice.config.ini.IniException;
@@ -27,13 +28,7 @@ class IniFuzzTest {
 
     @FuzzTest(maxDuration = "30s")
     void config(FuzzedDataProvider data) {
-        StringBuilder text = new StringBuilder();
-        int parts = data.consumeInt(0, 10);
-        for (int i = 0; i < parts; i++) {
-            text.append(data.pickValue(HINTS)).append(data.consumeString(30));
-        }
-        text.append(data.consumeRemainingAsString());
-        String ini = text.toString();
+        String ini = FuzzText.withHints(data, HINTS, 10, 30);
         String lower = ini.toLowerCase(Locale.ROOT);
         if (lower.contains("%include") || lower.contains("_file")) {
             return;

@@ -115,8 +115,7 @@ public final class CancelForwarder implements Cancels {
      */
     @Override
     public void whenDone(ServerConnection server, Runnable then) {
-        // checked on every server return: without cancels in flight, no lookup
-        InFlight f = inFlight.isEmpty() ? null : inFlight.get(server);
+        InFlight f = inFlight(server);
         if (f == null) {
             then.run();
         } else {
@@ -124,9 +123,13 @@ public final class CancelForwarder implements Cancels {
         }
     }
 
+    /** The server's cancels in flight, or null; asked on every server return, so no lookup when none is. */
+    private InFlight inFlight(ServerConnection server) {
+        return inFlight.isEmpty() ? null : inFlight.get(server);
+    }
+
     private void ended(ServerConnection server) {
-        // checked on every server return: without cancels in flight, no lookup
-        InFlight f = inFlight.isEmpty() ? null : inFlight.get(server);
+        InFlight f = inFlight(server);
         if (f == null || --f.cancels > 0) {
             return;
         }
@@ -158,8 +161,7 @@ public final class CancelForwarder implements Cancels {
 
     /** {@code server} is released but held back for its cancels (SHOW SERVERS state being_canceled). */
     public boolean beingCanceled(ServerConnection server) {
-        // checked on every server return: without cancels in flight, no lookup
-        InFlight f = inFlight.isEmpty() ? null : inFlight.get(server);
+        InFlight f = inFlight(server);
         return f != null && !f.then.isEmpty();
     }
 

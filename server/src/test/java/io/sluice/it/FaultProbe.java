@@ -68,6 +68,13 @@ final class FaultProbe {
         }
     }
 
+    /**
+     * The [pgbouncer] lines every fault test's ini ends with: the probes read the console as
+     * postgres, pgjdbc's extra_float_digits is let through, and stats lines stay out of the log.
+     */
+    static final String PROBE_SETTINGS =
+            "admin_users = postgres\nlog_stats = 0\nignore_startup_parameters = extra_float_digits\n";
+
     /** A scenario on one pooler: returns its outcome lines and adds the steps it timed to {@code times}. */
     @FunctionalInterface
     interface Scenario {

@@ -52,7 +52,7 @@ class FrozenPostgresIT {
                 + "[pgbouncer]\nauth_type = trust\npool_mode = transaction\ndefault_pool_size = 2\n"
                 + "query_timeout = " + QUERY_TIMEOUT + "\nserver_connect_timeout = " + CONNECT_TIMEOUT + "\n"
                 + "server_login_retry = " + LOGIN_RETRY + "\nquery_wait_timeout = " + QUERY_WAIT_TIMEOUT + "\n"
-                + "admin_users = postgres\nlog_stats = 0\nignore_startup_parameters = extra_float_digits\n";
+                + FaultProbe.PROBE_SETTINGS;
     }
 
     @Test

@@ -73,7 +73,7 @@ class NetworkPartitionIT {
                 + "tcp_keepcnt = " + KEEPCNT + "\ntcp_user_timeout = " + USER_TIMEOUT_MILLIS + "\n"
                 + "server_connect_timeout = " + CONNECT_TIMEOUT + "\nserver_login_retry = " + LOGIN_RETRY + "\n"
                 + "query_wait_timeout = " + QUERY_WAIT_TIMEOUT + "\n"
-                + "admin_users = postgres\nlog_stats = 0\nignore_startup_parameters = extra_float_digits\n";
+                + FaultProbe.PROBE_SETTINGS;
     }
 
     @Test

@@ -62,7 +62,7 @@ class PostgresRestartUnderLoadIT {
         return "[databases]\n" + DB + " = host=127.0.0.1 port=" + pg.port() + " dbname=postgres\n"
                 + "[pgbouncer]\nauth_type = trust\npool_mode = transaction\ndefault_pool_size = " + POOL + "\n"
                 + "max_client_conn = 200\nserver_login_retry = " + LOGIN_RETRY + "\nquery_wait_timeout = 60\n"
-                + "admin_users = postgres\nlog_stats = 0\nignore_startup_parameters = extra_float_digits\n";
+                + FaultProbe.PROBE_SETTINGS;
     }
 
     /** What one restart looked like from the clients' side and PostgreSQL's. */

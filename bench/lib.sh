@@ -3,7 +3,7 @@
 # cleanup of everything started. Source it; it sets here, jar, pgbouncer, pgbin, work, pids.
 set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-jar="$here/server/target/sluice.jar"
+jar="${SLUICE_JAR:-$here/server/target/sluice.jar}"
 [ -f "$jar" ] || { echo "missing $jar: run 'mvn -q package -DskipTests' first" >&2; exit 2; }
 pgbouncer=$(command -v pgbouncer || echo /usr/sbin/pgbouncer)
 [ -x "$pgbouncer" ] || { echo "pgbouncer not installed (apt-get install -y pgbouncer)" >&2; exit 2; }

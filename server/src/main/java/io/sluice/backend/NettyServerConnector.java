@@ -8,6 +8,7 @@ import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoop;
 import io.netty.channel.unix.DomainSocketAddress;
 import io.netty.util.concurrent.ScheduledFuture;
+import io.sluice.net.FairReads;
 import io.sluice.net.TcpTuning;
 import io.sluice.net.Transport;
 import io.sluice.pool.PoolKey;
@@ -105,6 +106,7 @@ public final class NettyServerConnector implements ServerConnector {
                     @Override
                     protected void initChannel(Channel ch) {
                         tuning.apply(ch); // a unix socket is left alone
+                        FairReads.apply(ch);
                         ServerConnection conn = new ServerConnection(ch, target, key.database(), login);
                         ServerDebug.launching(conn, target);
                         if (negotiateTls) {

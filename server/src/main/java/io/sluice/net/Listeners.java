@@ -93,6 +93,7 @@ public final class Listeners {
                 .childHandler(new ChannelInitializer<Channel>() {
                     @Override
                     protected void initChannel(Channel ch) {
+                        FairReads.apply(ch);
                         init.accept(ch);
                     }
                 });

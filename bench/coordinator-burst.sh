@@ -52,7 +52,7 @@ scenario() { # $1 label, $2 kind (pgbouncer|sluice), $3 extra ini lines
   ini "$port" "$3" > "$work/$1.ini"
   [ "$(id -u)" = 0 ] && chown postgres: "$work"/*.ini "$work/userlist.txt"
   if [ "$2" = pgbouncer ]; then
-    (exec_as_pg "$pgbouncer" -q "$work/$1.ini") & pids+=($!)
+    (run_pgbouncer -q "$work/$1.ini") & pids+=($!)
   else
     SLUICE_JAR="$jar" "$here/server/src/main/dist/bin/sluice" -q "$work/$1.ini" & pids+=($!)
   fi

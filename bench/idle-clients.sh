@@ -58,7 +58,7 @@ for pooler in pgbouncer sluice; do
   MAX_CLIENT_CONN=$((n + 100)) pgbench_ini "$port" > "$work/$pooler.ini"
   is_root && chown postgres: "$work"/*.ini "$work/userlist.txt"
   if [ $pooler = pgbouncer ]; then
-    (exec_as_pg "$pgbouncer" -q "$work/$pooler.ini") & pids+=($!)
+    (run_pgbouncer -q "$work/$pooler.ini") & pids+=($!)
   else
     SLUICE_JAR="$jar" "$here/server/src/main/dist/bin/sluice" -q "$work/$pooler.ini" & pids+=($!)
   fi

@@ -62,7 +62,7 @@ log_disconnections = 0
 INI
   is_root && chown postgres: "$work/p.ini" "$work/userlist.txt"
   if [ "$1" = pgbouncer ]; then
-    (exec_as_pg "$pgbouncer" -q "$work/p.ini") & pooler=$!
+    (run_pgbouncer -q "$work/p.ini") & pooler=$!
     wait_port "$port" || exit 1
     measure "PgBouncer $("$pgbouncer" -V | head -1 | awk '{print $2}')" "$pooler" "$port"
   else

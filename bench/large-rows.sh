@@ -60,7 +60,7 @@ for pooler in pgbouncer sluice; do
   pgbench_ini "${port[$pooler]}" > "$work/$pooler.ini"
   is_root && chown postgres: "$work"/*.ini "$work/userlist.txt"
   if [ $pooler = pgbouncer ]; then
-    (exec_as_pg "$pgbouncer" -q "$work/$pooler.ini") & pids+=($!)
+    (run_pgbouncer -q "$work/$pooler.ini") & pids+=($!)
   else
     SLUICE_JAR="$jar" "$here/server/src/main/dist/bin/sluice" -q "$work/$pooler.ini" & pids+=($!)
   fi

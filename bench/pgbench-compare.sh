@@ -38,7 +38,7 @@ if [ -n "$base_jar" ]; then
   names+=(sluice-base); ports+=("$base_port")
 fi
 [ "$(id -u)" = 0 ] && chown postgres: "$work"/*.ini "$work/userlist.txt"
-(exec_as_pg "$pgbouncer" -q "$work/pgbouncer.ini") & pids+=($!)
+(run_pgbouncer -q "$work/pgbouncer.ini") & pids+=($!)
 SLUICE_JAR="$jar" "$here/server/src/main/dist/bin/sluice" -q "$work/sluice.ini" & pids+=($!)
 [ -z "$base_jar" ] || { SLUICE_JAR="$base_jar" "$here/server/src/main/dist/bin/sluice" -q "$work/sluice-base.ini" & pids+=($!); }
 for p in "${ports[@]}"; do wait_port "$p"; done

@@ -35,7 +35,7 @@ echo '"postgres" ""' > "$work/userlist.txt"
 pgbench_ini "$pgb_port" > "$work/pgbouncer.ini"
 pgbench_ini "$sl_port" > "$work/sluice.ini"
 is_root && chown postgres: "$work"/*.ini "$work/userlist.txt"
-(exec_as_pg "$pgbouncer" -q "$work/pgbouncer.ini") & pids+=($!)
+(run_pgbouncer -q "$work/pgbouncer.ini") & pids+=($!)
 SLUICE_JAR="$jar" "$here/server/src/main/dist/bin/sluice" -q "$work/sluice.ini" & pids+=($!)
 wait_port "$pgb_port"; wait_port "$sl_port"
 

@@ -43,7 +43,7 @@ ini "$pgb_port" > "$work/pgbouncer.ini"
 ini "$sl_port" > "$work/sluice.ini"
 names=(pgbouncer sluice); ports=("$pgb_port" "$sl_port")
 is_root && chown postgres: "$work"/*.ini "$work/userlist.txt" "$work/server.key" "$work/server.crt"
-(exec_as_pg "$pgbouncer" -q "$work/pgbouncer.ini") & pids+=($!)
+(run_pgbouncer -q "$work/pgbouncer.ini") & pids+=($!)
 SLUICE_JAR="$jar" "$here/server/src/main/dist/bin/sluice" -q "$work/sluice.ini" & pids+=($!)
 for p in "${ports[@]}"; do wait_port "$p"; done
 

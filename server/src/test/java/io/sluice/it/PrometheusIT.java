@@ -4,6 +4,7 @@ import io.sluice.testkit.Await;
 import io.sluice.testkit.FreePorts;
 import io.sluice.testkit.PgBouncerProcess;
 import io.sluice.testkit.PgCluster;
+import io.sluice.testkit.PrometheusProcess;
 import io.sluice.testkit.ProcessResult;
 import io.sluice.testkit.ProcessRunner;
 import org.junit.jupiter.api.AfterAll;
@@ -140,9 +141,43 @@ class PrometheusIT {
         assertThat(sample(text, "pgbouncer_stats_queries_pooled_total", "database=\"" + db + "\""))
                 .isEqualTo((double) queries);
         assertThat(sample(text, "pgbouncer_config_max_client_connections", null)).isEqualTo(100.0);
-        assertThat(text).contains("pgbouncer_version_info{version=\"1.25.2\"} 1");
+        assertThat(text).containsPattern("pgbouncer_version_info\\{version=\"PgBouncer 1\\.25\\.2 \\(Sluice [^)]+\\)\"} 1");
         assertThat(sample(text, "pgbouncer_up", null)).isEqualTo(1.0);
         assertThat(sample(text, "sluice_pool_scaling_total", "type=\"creates_started\"")).isPositive();
+    }
+
+    /**
+     * Issue 18, acceptance 3: Debian's Prometheus scrapes the endpoint (target up, no scrape
+     * error), promtool finds nothing to complain about, and PromQL over the prometheus-community
+     * exporter's names answers as a dashboard built on that exporter expects.
+     */
+    @Test
+    void aRealPrometheusScrapesTheEndpointAndAnswersExporterQueries() throws Exception {
+        assumeTrue(PrometheusProcess.available(), "Debian's prometheus installed");
+        ProcessResult lint = PrometheusProcess.checkMetrics(scrape());
+        assertThat(lint.exitCode()).as(lint.describe()).isZero();
+        assertThat(lint.stdout() + lint.stderr()).as(lint.describe()).isBlank();
+        try (PrometheusProcess prom = PrometheusProcess.start("sluice", sluice.server.metricsPort())) {
+            Await.until(Duration.ofSeconds(30), () -> prom.targets().contains("\"health\":\"up\""),
+                    "target up in " + prom.targets());
+            assertThat(prom.targets()).contains("\"lastError\":\"\"").doesNotContain("\"health\":\"down\"");
+            String pool = "{database=\"" + db + "\",user=\"postgres\"}";
+            for (String[] q : new String[][] {
+                    {"up{job=\"sluice\"}", "1"},
+                    {"pgbouncer_up", "1"},
+                    {"pgbouncer_databases_pool_size{name=\"" + db + "\"}", "7"},
+                    {"pgbouncer_databases_reserve_pool{name=\"" + db + "\"}", "0"},
+                    {"pgbouncer_pools_client_waiting_connections" + pool, "0"},
+                    {"pgbouncer_config_max_client_connections", "100"},
+                    {"count(pgbouncer_version_info)", "1"},
+                    {"sum(pgbouncer_stats_queries_pooled_total{database=\"" + db + "\"}) > bool 0", "1"},
+                    {"max by (database, user) (pgbouncer_pools_client_maxwait_seconds" + pool + ") > bool 5", "0"},
+                    {"count(rate(pgbouncer_stats_sql_transactions_pooled_total[1m]) >= 0) > bool 0", "1"}}) {
+                Await.until(Duration.ofSeconds(20), () -> prom.query(q[0]).contains("\"" + q[1] + "\"]"),
+                        q[0] + " = " + q[1] + " in " + prom.query(q[0]));
+            }
+            assertThat(prom.query("scrape_samples_scraped{job=\"sluice\"}")).contains("\"success\"");
+        }
     }
 
     @Test
@@ -186,8 +221,13 @@ class PrometheusIT {
     }
 
     static String scrape() throws Exception {
+        return scrape(sluice.server.metricsPort());
+    }
+
+    /** GET /metrics of the endpoint on {@code port}: the exposition text. */
+    static String scrape(int port) throws Exception {
         HttpResponse<String> r = HttpClient.newHttpClient().send(HttpRequest.newBuilder(
-                URI.create("http://127.0.0.1:" + sluice.server.metricsPort() + "/metrics"))
+                URI.create("http://127.0.0.1:" + port + "/metrics"))
                 .timeout(Duration.ofSeconds(10)).build(), HttpResponse.BodyHandlers.ofString());
         assertThat(r.statusCode()).as(r.body()).isEqualTo(200);
         assertThat(r.headers().firstValue("content-type")).hasValueSatisfying(v -> assertThat(v).startsWith("text/plain"));

@@ -17,7 +17,7 @@ import java.util.TreeMap;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Runs the collector replays in {@code src/test/resources/collectors}: {@code replay.go} (the
+ * Runs the collector replays in {@code src/test/resources/collectors}: the Go program (the
  * prometheus-community exporter, Netdata, Telegraf and pgmetrics with lib/pq or pgx v4, built
  * once with Debian's Go) and {@code datadog_replay.py} (psycopg2). A result is the parsed
  * output: "what labels" → "driver-type value", plus the collector's error lines.
@@ -25,6 +25,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 final class CollectorReplay {
     static final Path GOPATH = Path.of("/usr/share/gocode");
     private static final Path DIR = Path.of("target/collectors");
+    /** The Go replay, one file per collector plus main.go. */
+    private static final List<String> GO_FILES =
+            List.of("main.go", "exporter.go", "netdata.go", "telegraf.go", "pgmetrics.go");
     private static Path binary;
 
     /** What one collector parsed from one pooler. */
@@ -56,16 +59,19 @@ final class CollectorReplay {
     }
 
     static Result datadog(int port, String user) {
-        Path script = resource("datadog_replay.py");
+        Path script = resource("", "datadog_replay.py");
         return parse(ProcessRunner.of("/usr/bin/python3", script.toString(), String.valueOf(port), user)
                 .timeout(Duration.ofSeconds(30)).run(), port);
     }
 
     private static synchronized Path goBinary() {
         if (binary == null) {
-            Path src = resource("replay.go");
+            for (String f : GO_FILES) {
+                resource("go/", f);
+            }
             Path out = DIR.resolve("replay").toAbsolutePath();
-            ProcessResult r = ProcessRunner.of("/usr/bin/go", "build", "-o", out.toString(), src.toString())
+            ProcessResult r = ProcessRunner.of("/usr/bin/go", "build", "-o", out.toString(), ".")
+                    .directory(DIR.resolve("go").toAbsolutePath())
                     .env("GOPATH", GOPATH.toString()).env("GO111MODULE", "off")
                     .timeout(Duration.ofMinutes(3)).run();
             assertThat(r.exitCode()).as(r.describe()).isZero();
@@ -74,10 +80,11 @@ final class CollectorReplay {
         return binary;
     }
 
-    private static Path resource(String name) {
+    /** Copies a resource of {@code /collectors} into {@code target/collectors/<subdir>}. */
+    private static Path resource(String subdir, String name) {
         try (InputStream in = CollectorReplay.class.getResourceAsStream("/collectors/" + name)) {
-            Files.createDirectories(DIR);
-            Path p = DIR.resolve(name).toAbsolutePath();
+            Files.createDirectories(DIR.resolve(subdir));
+            Path p = DIR.resolve(subdir + name).toAbsolutePath();
             Files.write(p, in.readAllBytes());
             return p;
         } catch (IOException e) {

@@ -1,8 +1,6 @@
 package io.sluice.it;
 
-import io.sluice.testkit.FreePorts;
 import io.sluice.testkit.PgBouncerProcess;
-import io.sluice.testkit.PgCluster;
 import io.sluice.testkit.ProcessResult;
 import io.sluice.testkit.ProcessRunner;
 import org.junit.jupiter.api.AfterAll;
@@ -46,10 +44,7 @@ class MonitoringCollectorsIT {
                     + "|(_count|_pooled_total|_per_second) \\{(db|database)[=:]pgbouncer}");
     private static final Path CHECK_POSTGRES = Path.of("/usr/bin/check_postgres");
 
-    static PgCluster pg;
-    static String db;
-    static SluiceFixture sluice;
-    static PgBouncerProcess pgbouncer;
+    static ConsolePair pair;
 
     /**
      * A layout difference between PgBouncer 1.18 and 1.25.2: keys matching {@code only118}
@@ -86,48 +81,31 @@ class MonitoringCollectorsIT {
     @BeforeAll
     static void start() throws Exception {
         assumeTrue(PgBouncerProcess.available(), "Debian's PgBouncer installed");
-        pg = PgCluster.shared();
-        db = PgCluster.uniqueName("mondb");
-        pg.createDatabase(db, PgCluster.SUPERUSER);
-        String databases = db + " = host=127.0.0.1 port=$PGPORT";
         // lib/pq sends extra_float_digits at login: the exporter's README asks for this line.
         // PgBouncer moves a server idle for server_check_delay to "used" (Sluice checks a server
         // when it takes it and never does): a long delay keeps sv_idle/sv_used comparable.
-        String settings = "auth_type = trust\npool_mode = transaction\ndefault_pool_size = 7\n"
-                + "admin_users = postgres\nstats_users = watcher\nignore_startup_parameters = extra_float_digits\n"
-                + "server_check_delay = 3600";
-        String users = "\"postgres\" \"\"\n\"watcher\" \"\"\n";
-        sluice = SluiceFixture.start(pg, databases, settings + "\nprometheus_listen_port = " + FreePorts.next(), users);
-        pgbouncer = PgBouncerProcess.start("[databases]\n" + databases.replace("$PGPORT", String.valueOf(pg.port()))
-                + "\n[pgbouncer]\n" + settings + "\n", users);
-        for (int port : new int[] {sluice.port, pgbouncer.port()}) {
-            ProcessResult r = ProcessRunner.psql("127.0.0.1", port, db, "postgres", null, "select 1");
-            assertThat(r.exitCode()).as(r.describe()).isZero();
-        }
+        pair = ConsolePair.start("mondb", "ignore_startup_parameters = extra_float_digits\nserver_check_delay = 3600");
     }
 
     @AfterAll
     static void stop() throws Exception {
-        if (sluice != null) {
-            sluice.close();
-        }
-        if (pgbouncer != null) {
-            pgbouncer.close();
+        if (pair != null) {
+            pair.close();
         }
     }
 
     @Test
     void prometheusCommunityExporterWithLibPq() {
         assumeTrue(CollectorReplay.goAvailable(), "Debian's golang-go, lib/pq and pgx v4 installed");
-        var s = CollectorReplay.go("exporter", sluice.port, "watcher");
-        var p = CollectorReplay.go("exporter", pgbouncer.port(), "watcher");
+        var s = CollectorReplay.go("exporter", pair.sluice().port, "watcher");
+        var p = CollectorReplay.go("exporter", pair.pgbouncer().port(), "watcher");
         // pgbouncer_version_info carries SHOW VERSION's whole text as its label
         assertThat(s.values()).containsKey("gauge pgbouncer_version_info {version=PgBouncer 1.25.2 (Sluice "
                 + sluiceVersion(s) + ")}");
         assertThat(p.values()).containsKey("gauge pgbouncer_version_info {version=PgBouncer " + PgBouncerProcess.version()
                 + "}");
         assertThat(s.value("gauge pgbouncer_up {}")).isEqualTo("1");
-        assertThat(s.values()).containsKey("gauge pgbouncer_pools_client_active_connections {database=" + db
+        assertThat(s.values()).containsKey("gauge pgbouncer_pools_client_active_connections {database=" + pair.db()
                 + ",user=postgres}");
         assertSameParse("exporter", s, p, "pgbouncer_version_info",
                 STATS_124, RESERVE_POOL, IDLE_CLIENT);
@@ -142,8 +120,8 @@ class MonitoringCollectorsIT {
     @Test
     void sluiceEndpointServesEverySeriesTheExporterMakesOfItsConsole() throws Exception {
         assumeTrue(CollectorReplay.goAvailable(), "Debian's golang-go, lib/pq and pgx v4 installed");
-        var viaExporter = CollectorReplay.go("exporter", sluice.port, "watcher");
-        Map<String, String> endpoint = endpointSeries(PrometheusIT.scrape(sluice.server.metricsPort()));
+        var viaExporter = CollectorReplay.go("exporter", pair.sluice().port, "watcher");
+        Map<String, String> endpoint = endpointSeries(PrometheusIT.scrape(pair.sluice().server.metricsPort()));
         List<String> missing = new ArrayList<>();
         for (String key : viaExporter.values().keySet()) {
             if (!key.contains("pgbouncer_clients {")) {
@@ -157,8 +135,8 @@ class MonitoringCollectorsIT {
             }
         }
         assertThat(missing).as("exporter series absent from the endpoint").isEmpty();
-        assertThat(endpoint).containsEntry("pgbouncer_databases_pool_size {database=" + db + ",force_user=,host=127.0.0.1,"
-                + "name=" + db + ",pool_mode=,port=" + pg.port() + "}", "gauge");
+        assertThat(endpoint).containsEntry("pgbouncer_databases_pool_size {database=" + pair.db()
+                + ",force_user=,host=127.0.0.1,name=" + pair.db() + ",pool_mode=,port=" + pair.pg().port() + "}", "gauge");
     }
 
     /** "name {label=value,...}" (labels sorted, the Sluice port written $PORT) → its # TYPE. */
@@ -180,7 +158,7 @@ class MonitoringCollectorsIT {
             List<String> labels = new ArrayList<>();
             var l = label.matcher(m.group(2) == null ? "" : m.group(2));
             while (l.find()) {
-                labels.add((l.group(1) + "=" + l.group(2)).replace("=" + sluice.port, "=$PORT"));
+                labels.add((l.group(1) + "=" + l.group(2)).replace("=" + pair.sluice().port, "=$PORT"));
             }
             labels.sort(null);
             String name = m.group(1);
@@ -193,19 +171,19 @@ class MonitoringCollectorsIT {
     @Test
     void netdataWithPgxSimpleProtocol() {
         assumeTrue(CollectorReplay.goAvailable(), "Debian's golang-go, lib/pq and pgx v4 installed");
-        var s = CollectorReplay.go("netdata", sluice.port, "watcher");
-        var p = CollectorReplay.go("netdata", pgbouncer.port(), "watcher");
+        var s = CollectorReplay.go("netdata", pair.sluice().port, "watcher");
+        var p = CollectorReplay.go("netdata", pair.pgbouncer().port(), "watcher");
         assertThat(s.value("version_supported {}")).isEqualTo("true");
         assertThat(s.value("max_client_conn {}")).isEqualTo("100");
-        assertThat(s.value("db_current_connections {db=" + db + "}")).isEqualTo("1");
+        assertThat(s.value("db_current_connections {db=" + pair.db() + "}")).isEqualTo("1");
         assertSameParse("netdata", s, p, null);
     }
 
     @Test
     void telegrafWithPgxSimpleProtocol() {
         assumeTrue(CollectorReplay.goAvailable(), "Debian's golang-go, lib/pq and pgx v4 installed");
-        var s = CollectorReplay.go("telegraf", sluice.port, "watcher");
-        var p = CollectorReplay.go("telegraf", pgbouncer.port(), "watcher");
+        var s = CollectorReplay.go("telegraf", pair.sluice().port, "watcher");
+        var p = CollectorReplay.go("telegraf", pair.pgbouncer().port(), "watcher");
         // SHOW LISTS.items must reach Telegraf as an integer (int4), or its gather fails
         assertThat(s.type("pgbouncer_lists pools {}")).isEqualTo("int64");
         assertSameParse("telegraf", s, p, null, STATS_124, RESERVE_POOL, DATABASES_124, POOLS_124,
@@ -215,19 +193,19 @@ class MonitoringCollectorsIT {
     @Test
     void pgmetricsPositionalScans() {
         assumeTrue(CollectorReplay.goAvailable(), "Debian's golang-go, lib/pq and pgx v4 installed");
-        var s = CollectorReplay.go("pgmetrics", sluice.port, "watcher");
-        var p = CollectorReplay.go("pgmetrics", pgbouncer.port(), "watcher");
+        var s = CollectorReplay.go("pgmetrics", pair.sluice().port, "watcher");
+        var p = CollectorReplay.go("pgmetrics", pair.pgbouncer().port(), "watcher");
         assertThat(s.value("rows {query=SHOW POOLS}")).isEqualTo("2");
         assertSameParse("pgmetrics", s, p, null, IDLE_CLIENT);
     }
 
     @Test
     void datadogWithPsycopg2() {
-        var s = CollectorReplay.datadog(sluice.port, "watcher");
-        var p = CollectorReplay.datadog(pgbouncer.port(), "watcher");
+        var s = CollectorReplay.datadog(pair.sluice().port, "watcher");
+        var p = CollectorReplay.datadog(pair.pgbouncer().port(), "watcher");
         assertThat(s.value("version {}")).isEqualTo("1.25.2");
         assertThat(p.value("version {}")).isEqualTo(PgBouncerProcess.version());
-        assertThat(s.type("pgbouncer.stats.queries_per_second {db:" + db + "}")).isEqualTo("Decimal");
+        assertThat(s.type("pgbouncer.stats.queries_per_second {db:" + pair.db() + "}")).isEqualTo("Decimal");
         assertSameParse("datadog", s, p, "version");
     }
 
@@ -252,8 +230,8 @@ class MonitoringCollectorsIT {
             }
             args.add("--critical=" + c[2]);
             // both poolers at once: each run starts perl and psql, and the poolers do not interact
-            var onPgBouncer = CompletableFuture.supplyAsync(() -> checkPostgres(pgbouncer.port(), args));
-            String s = checkPostgres(sluice.port, args);
+            var onPgBouncer = CompletableFuture.supplyAsync(() -> checkPostgres(pair.pgbouncer().port(), args));
+            String s = checkPostgres(pair.sluice().port, args);
             String p = onPgBouncer.join();
             if (!status(s).equals(status(p)) || !status(s).equals(c[3])) {
                 differ.add(args + " expected " + c[3] + "\n  sluice:    " + s + "\n  pgbouncer: " + p);
@@ -270,7 +248,7 @@ class MonitoringCollectorsIT {
     @Test
     void checkPostgresChecksumNoticesASettingChangeOnBoth() {
         assumeTrue(Files.isExecutable(CHECK_POSTGRES), "Debian's check-postgres installed");
-        for (int port : new int[] {sluice.port, pgbouncer.port()}) {
+        for (int port : new int[] {pair.sluice().port, pair.pgbouncer().port()}) {
             String first = checkPostgres(port, List.of("--action=pgbouncer_checksum", "--critical=0"));
             assertThat(status(first)).as(first).isEqualTo("UNKNOWN");
             var m = Pattern.compile("checksum: ([0-9a-f]{32})").matcher(first);

@@ -52,7 +52,25 @@ public final class PrometheusProcess implements AutoCloseable {
                 "--log.level=warn");
         ServerProcess p = new ServerProcess("prometheus", cmd, dir, Map.of("HOME", dir.toString()));
         p.awaitPort(port, START_TIMEOUT);
-        return new PrometheusProcess(port, p);
+        PrometheusProcess prom = new PrometheusProcess(port, p);
+        // the port opens before the TSDB is loaded; the API answers 503 until /-/ready says 200
+        if (!Await.poll(START_TIMEOUT, prom::ready)) {
+            prom.close();
+            throw new IllegalStateException("prometheus not ready within " + START_TIMEOUT + "\n" + prom.log());
+        }
+        return prom;
+    }
+
+    private boolean ready() {
+        try {
+            return http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/-/ready"))
+                    .timeout(Duration.ofSeconds(5)).build(), HttpResponse.BodyHandlers.discarding()).statusCode() == 200;
+        } catch (IOException e) {
+            return false;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
+        }
     }
 
     public int port() {

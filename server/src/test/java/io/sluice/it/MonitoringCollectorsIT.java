@@ -96,9 +96,9 @@ class MonitoringCollectorsIT {
 
     @Test
     void prometheusCommunityExporterWithLibPq() {
-        assumeTrue(CollectorReplay.goAvailable(), "Debian's golang-go, lib/pq and pgx v4 installed");
-        var s = CollectorReplay.go("exporter", pair.sluice().port, "watcher");
-        var p = CollectorReplay.go("exporter", pair.pgbouncer().port(), "watcher");
+        var both = goOnBoth("exporter");
+        var s = both[0];
+        var p = both[1];
         // pgbouncer_version_info carries SHOW VERSION's whole text as its label
         assertThat(s.values()).containsKey("gauge pgbouncer_version_info {version=PgBouncer 1.25.2 (Sluice "
                 + sluiceVersion(s) + ")}");
@@ -170,9 +170,9 @@ class MonitoringCollectorsIT {
 
     @Test
     void netdataWithPgxSimpleProtocol() {
-        assumeTrue(CollectorReplay.goAvailable(), "Debian's golang-go, lib/pq and pgx v4 installed");
-        var s = CollectorReplay.go("netdata", pair.sluice().port, "watcher");
-        var p = CollectorReplay.go("netdata", pair.pgbouncer().port(), "watcher");
+        var both = goOnBoth("netdata");
+        var s = both[0];
+        var p = both[1];
         assertThat(s.value("version_supported {}")).isEqualTo("true");
         assertThat(s.value("max_client_conn {}")).isEqualTo("100");
         assertThat(s.value("db_current_connections {db=" + pair.db() + "}")).isEqualTo("1");
@@ -181,9 +181,9 @@ class MonitoringCollectorsIT {
 
     @Test
     void telegrafWithPgxSimpleProtocol() {
-        assumeTrue(CollectorReplay.goAvailable(), "Debian's golang-go, lib/pq and pgx v4 installed");
-        var s = CollectorReplay.go("telegraf", pair.sluice().port, "watcher");
-        var p = CollectorReplay.go("telegraf", pair.pgbouncer().port(), "watcher");
+        var both = goOnBoth("telegraf");
+        var s = both[0];
+        var p = both[1];
         // SHOW LISTS.items must reach Telegraf as an integer (int4), or its gather fails
         assertThat(s.type("pgbouncer_lists pools {}")).isEqualTo("int64");
         assertSameParse("telegraf", s, p, null, STATS_124, RESERVE_POOL, DATABASES_124, POOLS_124,
@@ -192,9 +192,9 @@ class MonitoringCollectorsIT {
 
     @Test
     void pgmetricsPositionalScans() {
-        assumeTrue(CollectorReplay.goAvailable(), "Debian's golang-go, lib/pq and pgx v4 installed");
-        var s = CollectorReplay.go("pgmetrics", pair.sluice().port, "watcher");
-        var p = CollectorReplay.go("pgmetrics", pair.pgbouncer().port(), "watcher");
+        var both = goOnBoth("pgmetrics");
+        var s = both[0];
+        var p = both[1];
         assertThat(s.value("rows {query=SHOW POOLS}")).isEqualTo("2");
         assertSameParse("pgmetrics", s, p, null, IDLE_CLIENT);
     }
@@ -289,6 +289,13 @@ class MonitoringCollectorsIT {
     private static void console(int port, String sql) {
         ProcessResult r = ProcessRunner.psql("127.0.0.1", port, "pgbouncer", "postgres", null, sql);
         assertThat(r.exitCode()).as(r.describe()).isZero();
+    }
+
+    /** The Go replay of {@code mode} on Sluice, then on PgBouncer. */
+    private static CollectorReplay.Result[] goOnBoth(String mode) {
+        assumeTrue(CollectorReplay.goAvailable(), "Debian's golang-go, lib/pq and pgx v4 installed");
+        return new CollectorReplay.Result[] {CollectorReplay.go(mode, pair.sluice().port, "watcher"),
+                CollectorReplay.go(mode, pair.pgbouncer().port(), "watcher")};
     }
 
     private static String sluiceVersion(CollectorReplay.Result r) {

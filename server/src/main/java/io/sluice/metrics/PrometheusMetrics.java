@@ -14,8 +14,6 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
 /**
  * The metrics registry behind the endpoint: a Micrometer {@link PrometheusMeterRegistry} whose
@@ -28,8 +26,6 @@ import java.util.regex.Pattern;
  * read on the event loop.
  */
 public final class PrometheusMetrics {
-    private static final Pattern VERSION = Pattern.compile("PgBouncer (\\d+\\.\\d+\\.\\d+)");
-
     private record SeriesKey(String name, List<String> labels) {
     }
 
@@ -103,12 +99,15 @@ public final class PrometheusMetrics {
                 .register(registry);
     }
 
+    /**
+     * The exporter labels its info metric with SHOW VERSION's whole text (collector.go
+     * queryVersion), so a dashboard sees here what it would see through the exporter.
+     */
     private void updateVersion(ShowTable t) {
         if (t == null || t.rows().isEmpty()) {
             return;
         }
-        Matcher m = VERSION.matcher(String.valueOf(t.rows().get(0).get(0)));
-        String v = m.find() ? m.group(1) : String.valueOf(t.rows().get(0).get(0));
+        String v = String.valueOf(t.rows().get(0).get(0));
         if (!v.equals(version)) {
             if (version != null) {
                 versionInfo.remove(version);

@@ -231,10 +231,7 @@ final class ServerAdminContext implements AdminContext {
     public List<UserRow> users() {
         List<UserRow> rows = new ArrayList<>();
         ConfigSnapshot c = cfg();
-        java.util.Set<String> names = new java.util.TreeSet<>(c.users().keySet());
-        c.authFile().ifPresent(f -> names.addAll(f.users().keySet()));
-        names.add("pgbouncer");
-        for (String name : names) {
+        for (String name : userNames(c)) {
             var u = Optional.ofNullable(c.users().get(name));
             rows.add(new UserRow(name,
                     u.filter(x -> x.poolSize().isPresent()).map(x -> x.poolSize().getAsInt()).orElse(null),
@@ -245,6 +242,14 @@ final class ServerAdminContext implements AdminContext {
                     server.clients().clientsOfUser(name)));
         }
         return rows;
+    }
+
+    /** SHOW USERS' rows: [users], the auth file and the console's own user, as PgBouncer lists them. */
+    private static java.util.Set<String> userNames(ConfigSnapshot c) {
+        java.util.Set<String> names = new java.util.TreeSet<>(c.users().keySet());
+        c.authFile().ifPresent(f -> names.addAll(f.users().keySet()));
+        names.add("pgbouncer");
+        return names;
     }
 
     private static StatsCounters counters(long[] v) {
@@ -278,7 +283,8 @@ final class ServerAdminContext implements AdminContext {
         int login = server.clients().loggingIn();
         int used = server.clients().total() - login;
         ConfigSnapshot c = cfg();
-        int users = c.authFile().map(f -> f.users().size()).orElse(0);
+        // PgBouncer counts every user object, the console's pgbouncer user included (= SHOW USERS rows)
+        int users = userNames(c).size();
         return new ListCounts(c.databases().size() + 1, users, c.peers().size(), server.pools().pools().size() + 1,
                 0, 0, used, login, 0, server.servers().size(), 0, 0, 0, 0);
     }

@@ -3,7 +3,7 @@ package io.sluice.it;
 import io.sluice.testkit.Await;
 import io.sluice.testkit.FreePorts;
 import io.sluice.testkit.PgBouncerProcess;
-import io.sluice.testkit.PgCluster;
+import io.sluice.testkit.PrometheusProcess;
 import io.sluice.testkit.ProcessResult;
 import io.sluice.testkit.ProcessRunner;
 import org.junit.jupiter.api.AfterAll;
@@ -54,46 +54,26 @@ class PrometheusIT {
             "pgbouncer_used_clients", "pgbouncer_login_clients", "pgbouncer_free_servers", "pgbouncer_used_servers",
             "pgbouncer_cached_dns_names", "pgbouncer_cached_dns_zones", "pgbouncer_in_flight_dns_queries");
 
-    static PgCluster pg;
-    static String db;
-    static SluiceFixture sluice;
-    static PgBouncerProcess pgbouncer;
+    static ConsolePair pair;
 
     @BeforeAll
     static void start() throws Exception {
-        pg = PgCluster.shared();
-        db = PgCluster.uniqueName("promdb");
-        pg.createDatabase(db, PgCluster.SUPERUSER);
-        String databases = db + " = host=127.0.0.1 port=$PGPORT";
-        String settings = "auth_type = trust\npool_mode = transaction\ndefault_pool_size = 7\n"
-                + "admin_users = postgres\nstats_users = watcher";
-        String users = "\"postgres\" \"\"\n\"watcher\" \"\"\n";
-        sluice = SluiceFixture.start(pg, databases, settings + "\nprometheus_listen_port = " + FreePorts.next(), users);
-        if (PgBouncerProcess.available()) {
-            pgbouncer = PgBouncerProcess.start("[databases]\n" + databases.replace("$PGPORT", String.valueOf(pg.port()))
-                    + "\n[pgbouncer]\n" + settings + "\n", users);
-        }
-        for (int port : pgbouncer == null ? new int[] {sluice.port} : new int[] {sluice.port, pgbouncer.port()}) {
-            ProcessResult r = ProcessRunner.psql("127.0.0.1", port, db, "postgres", null, "select 1");
-            assertThat(r.exitCode()).as(r.describe()).isZero();
-        }
+        pair = ConsolePair.start("promdb", "");
     }
 
     @AfterAll
     static void stop() throws Exception {
-        if (sluice != null) {
-            sluice.close();
-        }
-        if (pgbouncer != null) {
-            pgbouncer.close();
+        if (pair != null) {
+            pair.close();
         }
     }
 
     @Test
     void debianExporterCollectorsSeeTheSameNamesOnSluiceAsOnPgBouncer() throws Exception {
-        assumeTrue(Files.isExecutable(EXPORTER) && pgbouncer != null, "Debian's exporter and PgBouncer installed");
-        Map<String, String[]> onPgb = collectors(pgbouncer.port());
-        Map<String, String[]> onSluice = collectors(sluice.port);
+        assumeTrue(Files.isExecutable(EXPORTER) && pair.pgbouncer() != null,
+                "Debian's exporter and PgBouncer installed");
+        Map<String, String[]> onPgb = collectors(pair.pgbouncer().port());
+        Map<String, String[]> onSluice = collectors(pair.sluice().port);
         for (String c : new String[] {"pools", "lists"}) {
             assertThat(onPgb.get(c)[0]).as(c + " on PgBouncer").isEqualTo("names");
             assertThat(onSluice.get(c)).as(c).containsExactly(onPgb.get(c));
@@ -116,9 +96,10 @@ class PrometheusIT {
 
     @Test
     void debianExporterProcessFailsOnSluiceExactlyAsOnPgBouncer() {
-        assumeTrue(Files.isExecutable(EXPORTER) && pgbouncer != null, "Debian's exporter and PgBouncer installed");
-        ProcessResult a = exporter(pgbouncer.port());
-        ProcessResult b = exporter(sluice.port);
+        assumeTrue(Files.isExecutable(EXPORTER) && pair.pgbouncer() != null,
+                "Debian's exporter and PgBouncer installed");
+        ProcessResult a = exporter(pair.pgbouncer().port());
+        ProcessResult b = exporter(pair.sluice().port);
         assertThat(a.exitCode()).as(a.describe()).isNotZero();
         assertThat(b.exitCode()).as(b.describe()).isEqualTo(a.exitCode());
         assertThat(a.stderr()).contains("KeyError: 'total_requests'");
@@ -134,22 +115,57 @@ class PrometheusIT {
     @Test
     void endpointValuesAgreeWithTheConsole() throws Exception {
         String text = scrape();
-        assertThat(sample(text, "pgbouncer_databases_pool_size", "name=\"" + db + "\"")).isEqualTo(7.0);
-        long queries = PauseResumeIT.stat(sluice, "show stats_totals", db, "query_count");
+        assertThat(sample(text, "pgbouncer_databases_pool_size", "name=\"" + pair.db() + "\"")).isEqualTo(7.0);
+        long queries = PauseResumeIT.stat(pair.sluice(), "show stats_totals", pair.db(), "query_count");
         assertThat(queries).isPositive();
-        assertThat(sample(text, "pgbouncer_stats_queries_pooled_total", "database=\"" + db + "\""))
+        assertThat(sample(text, "pgbouncer_stats_queries_pooled_total", "database=\"" + pair.db() + "\""))
                 .isEqualTo((double) queries);
         assertThat(sample(text, "pgbouncer_config_max_client_connections", null)).isEqualTo(100.0);
-        assertThat(text).contains("pgbouncer_version_info{version=\"1.25.2\"} 1");
+        assertThat(text).containsPattern("pgbouncer_version_info\\{version=\"PgBouncer 1\\.25\\.2 \\(Sluice [^)]+\\)\"} 1");
         assertThat(sample(text, "pgbouncer_up", null)).isEqualTo(1.0);
         assertThat(sample(text, "sluice_pool_scaling_total", "type=\"creates_started\"")).isPositive();
+    }
+
+    /**
+     * Issue 18, acceptance 3: Debian's Prometheus scrapes the endpoint (target up, no scrape
+     * error), promtool finds nothing to complain about, and PromQL over the prometheus-community
+     * exporter's names answers as a dashboard built on that exporter expects.
+     */
+    @Test
+    void aRealPrometheusScrapesTheEndpointAndAnswersExporterQueries() throws Exception {
+        assumeTrue(PrometheusProcess.available(), "Debian's prometheus installed");
+        ProcessResult lint = PrometheusProcess.checkMetrics(scrape());
+        assertThat(lint.exitCode()).as(lint.describe()).isZero();
+        assertThat(lint.stdout() + lint.stderr()).as(lint.describe()).isBlank();
+        try (PrometheusProcess prom = PrometheusProcess.start("sluice", pair.sluice().server.metricsPort())) {
+            Await.poll(Duration.ofSeconds(30), () -> prom.targets().contains("\"health\":\"up\""));
+            assertThat(prom.targets()).contains("\"health\":\"up\"", "\"lastError\":\"\"")
+                    .doesNotContain("\"health\":\"down\"");
+            String pool = "{database=\"" + pair.db() + "\",user=\"postgres\"}";
+            for (String[] q : new String[][] {
+                    {"up{job=\"sluice\"}", "1"},
+                    {"pgbouncer_up", "1"},
+                    {"pgbouncer_databases_pool_size{name=\"" + pair.db() + "\"}", "7"},
+                    {"pgbouncer_databases_reserve_pool{name=\"" + pair.db() + "\"}", "0"},
+                    {"pgbouncer_pools_client_waiting_connections" + pool, "0"},
+                    {"pgbouncer_config_max_client_connections", "100"},
+                    {"count(pgbouncer_version_info)", "1"},
+                    {"sum(pgbouncer_stats_queries_pooled_total{database=\"" + pair.db() + "\"}) > bool 0", "1"},
+                    {"max by (database, user) (pgbouncer_pools_client_maxwait_seconds" + pool + ") > bool 5", "0"},
+                    {"count(rate(pgbouncer_stats_sql_transactions_pooled_total[1m]) >= 0) > bool 0", "1"}}) {
+                Await.poll(Duration.ofSeconds(20), () -> prom.query(q[0]).contains("\"" + q[1] + "\"]"));
+                assertThat(prom.query(q[0])).as(q[0]).contains("\"" + q[1] + "\"]");
+            }
+            assertThat(prom.query("scrape_samples_scraped{job=\"sluice\"}")).contains("\"success\"");
+        }
     }
 
     @Test
     void aListeningClientIsCountedAsPinnedUntilItUnlistens() throws Exception {
         String series = "sluice_pool_pinned_clients";
-        String pool = "database=\"" + db + "\",user=\"postgres\"";
-        try (java.sql.Connection c = io.sluice.testkit.Jdbc.connect("127.0.0.1", sluice.port, db, "postgres", null,
+        String pool = "database=\"" + pair.db() + "\",user=\"postgres\"";
+        try (java.sql.Connection c = io.sluice.testkit.Jdbc.connect("127.0.0.1", pair.sluice().port, pair.db(),
+                "postgres", null,
                 new java.util.Properties()); java.sql.Statement st = c.createStatement()) {
             st.execute("LISTEN prom_pinned");
             Await.until(Duration.ofSeconds(10), () -> pinned(series, pool) == 1.0, "one pinned client");
@@ -169,7 +185,7 @@ class PrometheusIT {
     @Test
     void otherPathsAre404() throws Exception {
         HttpResponse<String> r = HttpClient.newHttpClient().send(HttpRequest.newBuilder(
-                URI.create("http://127.0.0.1:" + sluice.server.metricsPort() + "/")).build(),
+                URI.create("http://127.0.0.1:" + pair.sluice().server.metricsPort() + "/")).build(),
                 HttpResponse.BodyHandlers.ofString());
         assertThat(r.statusCode()).isEqualTo(404);
     }
@@ -186,8 +202,13 @@ class PrometheusIT {
     }
 
     static String scrape() throws Exception {
+        return scrape(pair.sluice().server.metricsPort());
+    }
+
+    /** GET /metrics of the endpoint on {@code port}: the exposition text. */
+    static String scrape(int port) throws Exception {
         HttpResponse<String> r = HttpClient.newHttpClient().send(HttpRequest.newBuilder(
-                URI.create("http://127.0.0.1:" + sluice.server.metricsPort() + "/metrics"))
+                URI.create("http://127.0.0.1:" + port + "/metrics"))
                 .timeout(Duration.ofSeconds(10)).build(), HttpResponse.BodyHandlers.ofString());
         assertThat(r.statusCode()).as(r.body()).isEqualTo(200);
         assertThat(r.headers().firstValue("content-type")).hasValueSatisfying(v -> assertThat(v).startsWith("text/plain"));

@@ -32,7 +32,7 @@ class PrometheusMetricsTest {
                 .contains("sluice_pool_coordinator_total{database=\"db\",type=\"reserve_acquisitions\"} 9.0")
                 .contains("sluice_pool_coordinator{type=\"reserve_in_use\",database=\"db\"} 2.0")
                 .contains("sluice_pool_coordinator{type=\"max_connections\",database=\"db\"} 40.0")
-                .contains("pgbouncer_version_info{version=\"1.25.2\"} 1")
+                .contains("pgbouncer_version_info{version=\"PgBouncer 1.25.2 (Sluice 0.1.0)\"} 1")
                 .contains("pgbouncer_up 1.0");
     }
 

@@ -1,18 +1,10 @@
 package io.sluice.backend;
 
-import io.netty.bootstrap.Bootstrap;
-import io.netty.channel.Channel;
-import io.netty.channel.ChannelFutureListener;
-import io.netty.channel.ChannelHandlerContext;
-import io.netty.channel.ChannelInboundHandlerAdapter;
-import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoop;
 import io.netty.channel.unix.DomainSocketAddress;
-import io.netty.util.ReferenceCountUtil;
 import io.sluice.net.Transport;
 import io.sluice.pool.PoolKey;
 import io.sluice.proto.BackendMessage;
-import io.sluice.proto.codec.Encoders;
 
 import java.net.InetSocketAddress;
 import java.net.SocketAddress;
@@ -20,7 +12,6 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 
 /**
  * Sends a CancelRequest for a server's backend on a new connection to that server, as
@@ -58,54 +49,14 @@ public final class CancelForwarder implements Cancels {
             return;
         }
         inFlight.computeIfAbsent(server, s -> new InFlight()).cancels++;
-        Runnable finish = new Runnable() {
-            private boolean ran;
-
-            @Override
-            public void run() {
-                if (!ran) {
-                    ran = true;
-                    ended(server);
-                    done.run();
-                }
-            }
-        };
         BackendTarget t = server.target();
         SocketAddress address = t.unixSocket()
                 ? new DomainSocketAddress(t.socketPath(defaultSocketDir))
                 : new InetSocketAddress(t.host(), t.port());
-        Class<? extends Channel> type = t.unixSocket() ? transport.domainSocketChannel() : transport.socketChannel();
-        long timeoutNanos = Math.max(1_000_000, t.connectTimeoutNanos());
-        new Bootstrap().group(loop).channel(type)
-                .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, (int) Math.min(Integer.MAX_VALUE, timeoutNanos / 1_000_000))
-                .handler(new ChannelInboundHandlerAdapter() {
-                    @Override
-                    public void channelRead(ChannelHandlerContext ctx, Object msg) {
-                        ReferenceCountUtil.release(msg); // PostgreSQL answers a cancel with nothing
-                    }
-
-                    @Override
-                    public void channelInactive(ChannelHandlerContext ctx) {
-                        finish.run();
-                    }
-
-                    @Override
-                    public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
-                        ctx.close();
-                    }
-                })
-                .connect(address).addListener((ChannelFutureListener) f -> {
-                    if (!f.isSuccess()) {
-                        finish.run();
-                        return;
-                    }
-                    Channel ch = f.channel();
-                    ch.writeAndFlush(Encoders.cancelRequest(ch.alloc(), key.processId(), key.secretKey()));
-                    // PostgreSQL closes at once; a stuck one must not hold the server back for ever
-                    var stuck = loop.schedule(() -> {
-                        ch.close();
-                    }, timeoutNanos, TimeUnit.NANOSECONDS);
-                    ch.closeFuture().addListener(c -> stuck.cancel(false));
+        CancelConnection.send(loop, transport, address, t.connectTimeoutNanos(), key.processId(), key.secretKey(),
+                () -> { }, () -> {
+                    ended(server);
+                    done.run();
                 });
     }
 

@@ -99,7 +99,7 @@ public final class ConfigKeys {
         rows.add(pg("max_user_client_connections", INT, "0", R, S));
         rows.add(pg("max_user_connections", INT, "0", R, S));
         rows.add(pg("min_pool_size", INT, "0", R, S));
-        rows.add(pg("peer_id", INT, "0", R, U));
+        rows.add(pg("peer_id", INT, "0", R, S));
         rows.add(pg("pidfile", STRING, "", F, S));
         rows.add(pg("pkt_buf", INT, "4096", F, S));
         rows.add(en("pool_mode", "session", R, S, POOL_MODES));
@@ -128,7 +128,7 @@ public final class ConfigKeys {
         rows.add(pg("server_tls_key_file", STRING, "", R, S));
         rows.add(pg("server_tls_protocols", STRING, "secure", R, S));
         rows.add(en("server_tls_sslmode", "prefer", R, S, SSL_MODES));
-        rows.add(pg("so_reuseport", BOOL, "0", F, U));
+        rows.add(pg("so_reuseport", BOOL, "0", F, S));
         rows.add(pg("stats_period", INT, "60", R, S));
         rows.add(pg("stats_users", LIST, "", R, S));
         rows.add(pg("suspend_timeout", TIME, "10", R, S));

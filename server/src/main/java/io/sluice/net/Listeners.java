@@ -6,10 +6,13 @@ import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.ServerChannelRecvByteBufAllocator;
+import io.netty.channel.epoll.EpollChannelOption;
+import io.netty.channel.socket.nio.NioChannelOption;
 import io.netty.channel.unix.DomainSocketAddress;
 
 import java.io.IOException;
 import java.net.InetSocketAddress;
+import java.net.StandardSocketOptions;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.GroupPrincipal;
@@ -37,10 +40,17 @@ public final class Listeners {
     private final List<Channel> tcp = new ArrayList<>();
     private Channel unix;
     private Path unixPath;
+    /** The inode our unix socket file was bound as: a successor may have bound the path since. */
+    private Object unixFileKey;
+    private final Consumer<String> info;
 
-    /** @param errorLog where an accept failure is reported, as PgBouncer's ERROR line */
-    public Listeners(EventLoopGroup group, Transport transport, Consumer<String> errorLog) {
+    /**
+     * @param errorLog where an accept failure is reported, as PgBouncer's ERROR line
+     * @param info     where a unix socket path taken over from a running process is reported
+     */
+    public Listeners(EventLoopGroup group, Transport transport, Consumer<String> errorLog, Consumer<String> info) {
         this.group = group;
+        this.info = info;
         this.transport = transport;
         this.acceptFailures = new AcceptFailures(errorLog);
         // accept() on a thread of its own: behind the one loop that serves every client, the
@@ -55,23 +65,33 @@ public final class Listeners {
      * each accept, so RELOAD applies to new clients). Fails (and unbinds what was bound) if any
      * address cannot be bound.
      */
-    public void bind(List<String> listenAddrs, int port, int backlog, Supplier<TcpTuning> tuning, String unixSocketDir,
-                     int unixSocketMode, String unixSocketGroup, BiConsumer<Channel, Boolean> init) throws IOException {
+    public void bind(List<String> listenAddrs, int port, int backlog, boolean reusePort, Supplier<TcpTuning> tuning,
+                     String unixSocketDir, int unixSocketMode, String unixSocketGroup,
+                     BiConsumer<Channel, Boolean> init) throws IOException {
         try {
             for (String addr : listenAddrs) {
                 InetSocketAddress sa = "*".equals(addr) ? new InetSocketAddress(port) : new InetSocketAddress(addr, port);
-                tcp.add(bootstrap(transport.serverSocketChannel(), backlog, ch -> {
+                ServerBootstrap b = bootstrap(transport.serverSocketChannel(), backlog, ch -> {
                     tuning.get().apply(ch);
                     init.accept(ch, false);
-                })
-                        .option(ChannelOption.SO_REUSEADDR, true)
-                        .bind(sa).syncUninterruptibly().channel());
+                }).option(ChannelOption.SO_REUSEADDR, true);
+                if (reusePort) {
+                    // so_reuseport: every process of the group binds the same port and the kernel
+                    // spreads new connections over their listening sockets
+                    if (transport.nativeEpoll()) {
+                        b.option(EpollChannelOption.SO_REUSEPORT, true);
+                    } else {
+                        b.option(NioChannelOption.of(StandardSocketOptions.SO_REUSEPORT), true);
+                    }
+                }
+                tcp.add(b.bind(sa).syncUninterruptibly().channel());
             }
             if (unixSocketDir != null && !unixSocketDir.isEmpty() && transport.nativeEpoll()) {
                 unixPath = Path.of(unixSocketDir, ".s.PGSQL." + port);
-                Files.deleteIfExists(unixPath);
+                UnixSocketFile.clearForBind(unixPath, reusePort, info);
                 unix = bootstrap(transport.serverDomainSocketChannel(), backlog, ch -> init.accept(ch, true))
                         .bind(new DomainSocketAddress(unixPath.toString())).syncUninterruptibly().channel();
+                unixFileKey = UnixSocketFile.fileKey(unixPath);
                 applyMode(unixPath, unixSocketMode, unixSocketGroup);
             }
         } catch (RuntimeException | IOException e) {
@@ -130,11 +150,7 @@ public final class Listeners {
         if (unix != null) {
             unix.close().syncUninterruptibly();
             unix = null;
-            try {
-                Files.deleteIfExists(unixPath);
-            } catch (IOException ignored) {
-                // the socket file of a closed listener is harmless
-            }
+            UnixSocketFile.deleteIfOurs(unixPath, unixFileKey);
         }
         acceptor.shutdownGracefully(0, 200, TimeUnit.MILLISECONDS);
     }

@@ -18,12 +18,15 @@ public final class Cli {
     public static final String DAEMON_CHILD_FLAG = "--sluice-daemon-child";
 
     /**
-     * PgBouncer deprecated -R in favour of so_reuseport; Sluice accepts that key but does not act on
-     * it yet, so pointing there as a way out would send operators to a setting that does nothing.
+     * How to restart without dropping clients, where -R or SUSPEND would be PgBouncer's way: a JVM
+     * cannot take over another process's sockets soundly, so Sluice uses so_reuseport instead.
      */
+    public static final String RESTART_RECIPE = "to restart without dropping clients, start the new process on the"
+            + " same port with so_reuseport = 1, then stop the old one with SHUTDOWN WAIT_FOR_CLIENTS or SIGTERM"
+            + " (docs/restarts.md)";
+
     public static final String REBOOT_REFUSED =
-            "-R/--reboot (online restart) is not supported by Sluice; so_reuseport, which replaces it"
-                    + " in PgBouncer, is accepted in the config but not acted on by Sluice yet";
+            "-R/--reboot (online restart) is not supported by Sluice; " + RESTART_RECIPE;
 
     private static final String PROG = "sluice";
 
@@ -103,7 +106,7 @@ public final class Cli {
                 + "\nOptions:\n"
                 + "  -d, --daemon         run in background (as a daemon)\n"
                 + "  -q, --quiet          run quietly\n"
-                + "  -R, --reboot         not supported (nor is so_reuseport yet)\n"
+                + "  -R, --reboot         not supported: use so_reuseport (docs/restarts.md)\n"
                 + "  -u, --user=USERNAME  assume identity of USERNAME\n"
                 + "  -v, --verbose        increase verbosity\n"
                 + "  -V, --version        show version, then exit\n"

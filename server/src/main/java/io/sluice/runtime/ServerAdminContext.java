@@ -286,7 +286,7 @@ final class ServerAdminContext implements AdminContext {
         // PgBouncer counts every user object, the console's pgbouncer user included (= SHOW USERS rows)
         int users = userNames(c).size();
         return new ListCounts(c.databases().size() + 1, users, c.peers().size(), server.pools().pools().size() + 1,
-                0, 0, used, login, 0, server.servers().size(), 0, 0, 0, 0);
+                server.peerCancels().counts().size(), 0, used, login, 0, server.servers().size(), 0, 0, 0, 0);
     }
 
     @Override
@@ -298,7 +298,9 @@ final class ServerAdminContext implements AdminContext {
 
     @Override
     public List<PeerPoolRow> peerPools() {
-        return List.of();
+        return server.peerCancels().counts().stream()
+                .map(c -> new PeerPoolRow(c.peerId(), c.activeCancelReq(), c.waitingCancelReq(), c.activeCancel(), c.login()))
+                .toList();
     }
 
     @Override
@@ -366,8 +368,8 @@ final class ServerAdminContext implements AdminContext {
 
     @Override
     public CompletionStage<Void> suspend() {
-        // SUSPEND exists to hand sockets to a new process in an online restart, which Sluice lacks.
-        return notYet("SUSPEND (Sluice has no online restart for it to prepare)");
+        // SUSPEND exists to hand sockets to a new process (-R); Sluice restarts through so_reuseport.
+        return notYet("SUSPEND (it prepares -R's socket hand-over, which Sluice does not do); " + Cli.RESTART_RECIPE);
     }
 
     @Override

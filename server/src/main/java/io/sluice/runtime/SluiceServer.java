@@ -5,6 +5,7 @@ import io.netty.channel.EventLoop;
 import io.netty.channel.EventLoopGroup;
 import io.sluice.auth.UserLookup;
 import io.sluice.backend.CancelForwarder;
+import io.sluice.backend.PeerForwarder;
 import io.sluice.backend.NettyServerConnector;
 import io.sluice.backend.ScramKeyCache;
 import io.sluice.backend.WelcomeCache;
@@ -68,6 +69,7 @@ public final class SluiceServer implements SessionContext {
     private final Map<Long, ServerConnection> servers = new LinkedHashMap<>();
     private final Listeners listeners;
     private final CancelForwarder cancels;
+    private final PeerForwarder peers;
     private final NettyServerConnector connector;
     /** Replication clients' own server connections, outside every pool: id to replication mode. */
     private final DedicatedServers dedicated;
@@ -109,14 +111,15 @@ public final class SluiceServer implements SessionContext {
         this.pools = new PoolRegistry(key -> routing.poolSettings(key), connector, poolEvents,
                 Clock.SYSTEM, scheduler, Randomness.threadLocal());
         this.cancels = new CancelForwarder(loop, transport, socketDir);
-        this.listeners = new Listeners(group, transport, Log.global()::error);
+        this.peers = new PeerForwarder(loop, transport, () -> routing.config());
+        this.listeners = new Listeners(group, transport, Log.global()::error, Log.global()::info);
     }
 
     /** Binds the listeners and starts the periodic tasks. */
     public SluiceServer start() throws IOException {
         ConfigSnapshot c = routing.config();
         var s = c.settings();
-        listeners.bind(c.listenAddrs(), c.listenPort(), s.intValue("listen_backlog"),
+        listeners.bind(c.listenAddrs(), c.listenPort(), s.intValue("listen_backlog"), s.flag("so_reuseport"),
                 () -> TcpTuning.from(routing.config().settings()),
                 c.unixSocketDir(), c.unixSocketMode(), s.string("unix_socket_group"), this::accepted);
         openForcedUserPools();
@@ -429,5 +432,10 @@ public final class SluiceServer implements SessionContext {
     @Override
     public CancelForwarder cancels() {
         return cancels;
+    }
+
+    @Override
+    public PeerForwarder peerCancels() {
+        return peers;
     }
 }

@@ -8,6 +8,7 @@ import io.sluice.auth.ClientAuthExchange.Expect;
 import io.sluice.auth.ClientAuthPolicy;
 import io.sluice.auth.LoginRequest;
 import io.sluice.auth.UserLookup;
+import io.sluice.backend.PeerCancels;
 import io.sluice.config.userlist.Secret;
 import io.sluice.pool.CheckoutFailure;
 import io.sluice.proto.Frame;
@@ -113,11 +114,37 @@ final class ClientLogin {
      * taken it, as PgBouncer does, so the sender's cancel call returns when the cancel is done.
      */
     private void cancel(StartupPacket.CancelRequest c) {
-        ClientSession target = session.context().clients().byCancelKey(c.processId(), c.secretKey());
         step = Step.DONE;
+        int secret = c.secretKey();
+        PeerCancels peers = session.context().peerCancels();
+        int own = peers.peerId();
+        if (own > 0) {
+            int peer = CancelKeys.peerOf(c.processId());
+            if (peer != own) {
+                forwardToPeer(peers, peer, c.processId(), secret);
+                return;
+            }
+            secret |= CancelKeys.TTL_MASK; // keys are issued with full TTL; a forwarded one arrives lowered
+        }
+        ClientSession target = session.context().clients().byCancelKey(c.processId(), secret);
         if (target == null || target == session
-                || !target.cancelRequested(c.secretKey(), () -> session.channel().close())) {
+                || !target.cancelRequested(secret, () -> session.channel().close())) {
             session.channel().close();
+        }
+    }
+
+    /**
+     * The key was issued by another process of the peer group: pass it on with one hop less of
+     * TTL (so a misconfigured ring cannot loop), and close this connection once the peer has
+     * closed its own, as PgBouncer does. Failures close it with PgBouncer's reasons.
+     */
+    private void forwardToPeer(PeerCancels peers, int peer, int pid, int secret) {
+        if ((secret & CancelKeys.TTL_MASK) == 0) {
+            session.close("failed to forward cancel request because its TTL was exhausted");
+            return;
+        }
+        if (!peers.forward(peer, pid, secret - 1, () -> session.channel().close())) {
+            session.close("could not find peer to forward request to");
         }
     }
 

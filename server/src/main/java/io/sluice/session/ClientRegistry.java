@@ -67,15 +67,11 @@ public final class ClientRegistry {
     }
 
     /**
-     * Issues the client's BackendKeyData (random pid and secret, see {@link CancelKeys}) and
-     * returns its pid; {@link #cancelSecret} gives the secret.
+     * Issues the client's BackendKeyData (random pid and secret, carrying {@code peerId} when
+     * peering is on, see {@link CancelKeys}).
      */
-    int allocateCancelPid(ClientSession s) {
-        return cancelKeys.issue(s).pid();
-    }
-
-    int cancelSecret(int pid, ClientSession s) {
-        return cancelKeys.secretOf(pid, s);
+    CancelKeys.Key issueCancelKey(ClientSession s, int peerId) {
+        return cancelKeys.issue(s, peerId);
     }
 
     void loggedIn(ClientSession s, String database, String user) {
@@ -87,8 +83,8 @@ public final class ClientRegistry {
     void remove(ClientSession s) {
         byId.remove(s.id());
         login.remove(s);
-        if (s.cancelPid() != 0) {
-            cancelKeys.release(s.cancelPid(), s);
+        if (s.cancelKey() != null) {
+            cancelKeys.release(s.cancelKey(), s);
         }
         String[] dbUser = counted.remove(s);
         if (dbUser != null) {

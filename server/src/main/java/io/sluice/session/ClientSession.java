@@ -61,8 +61,7 @@ public final class ClientSession extends ChannelInboundHandlerAdapter {
     private SessionTimers timers;
     private String user = "";
     private String database = "";
-    private int cancelPid;
-    private int cancelKey;
+    private CancelKeys.Key cancelKey;
     private ClientParams params;
     private long requestTimeMillis;
     private boolean closing;
@@ -154,8 +153,8 @@ public final class ClientSession extends ChannelInboundHandlerAdapter {
 
     // ---- for the login, the console and the registry -------------------------------------------
 
-    int cancelPid() {
-        return cancelPid;
+    CancelKeys.Key cancelKey() {
+        return cancelKey;
     }
 
     boolean unixSocket() {
@@ -327,9 +326,8 @@ public final class ClientSession extends ChannelInboundHandlerAdapter {
     private void greet(ClientParams p, Map<String, String> welcome, State to) {
         timers.cancelAll();
         this.params = p;
-        cancelPid = ctx.clients().allocateCancelPid(this);
-        cancelKey = ctx.clients().cancelSecret(cancelPid, this);
-        Encoders.greet(channel, p.greeting(welcome), cancelPid, cancelKey);
+        cancelKey = ctx.clients().issueCancelKey(this, ctx.peerCancels().peerId());
+        Encoders.greet(channel, p.greeting(welcome), cancelKey.pid(), cancelKey.secret());
         ClientDebug.line(this, () -> "logged in");
         moveTo(to);
         if (ctx.settings().logConnections()) {
@@ -343,7 +341,7 @@ public final class ClientSession extends ChannelInboundHandlerAdapter {
      * forwarded to this client's busy server; {@code done} then runs once it is complete.
      */
     boolean cancelRequested(int key, Runnable done) {
-        if (key != cancelKey || relay == null || !relay.busy()) {
+        if (cancelKey == null || key != cancelKey.secret() || relay == null || !relay.busy()) {
             return false;
         }
         ctx.cancels().cancel(relay.server(), done);

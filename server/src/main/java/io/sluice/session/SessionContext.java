@@ -72,4 +72,7 @@ public interface SessionContext {
 
     /** Forwards clients' cancel requests and holds released servers back until they are complete. */
     io.sluice.backend.Cancels cancels();
+
+    /** Peering: this process's peer_id and the forwarding of cancels whose key names a peer. */
+    io.sluice.backend.PeerCancels peerCancels();
 }

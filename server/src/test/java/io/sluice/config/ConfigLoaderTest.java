@@ -227,9 +227,9 @@ class ConfigLoaderTest {
                 so_reuseport = 1
                 syslog = 1
                 """);
+        // so_reuseport is acted on since issue 17, so it warns no more
         assertThat(s.warnings()).containsExactlyInAnyOrder(
                 "pgbouncer.ini:2: parameter dns_zone_check_period is accepted but not acted on by Sluice yet",
-                "pgbouncer.ini:4: parameter so_reuseport is accepted but not acted on by Sluice yet",
                 "pgbouncer.ini:5: syslog=1 is accepted but Sluice does not log to syslog yet");
     }
 

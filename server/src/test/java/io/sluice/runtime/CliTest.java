@@ -80,9 +80,9 @@ class CliTest {
             err.reset();
             assertThat(parse(flag, "x.ini")).isEqualTo(new CliOutcome.Exit(1));
             assertThat(err()).isEqualTo("sluice: -R/--reboot (online restart) is not supported by Sluice;"
-                    + " so_reuseport, which replaces it in PgBouncer, is accepted in the config but not acted on"
-                    + " by Sluice yet\n");
-            assertThat(err()).as("no advice to use a key Sluice ignores").doesNotContain("instead");
+                    + " to restart without dropping clients, start the new process on the same port with"
+                    + " so_reuseport = 1, then stop the old one with SHUTDOWN WAIT_FOR_CLIENTS or SIGTERM"
+                    + " (docs/restarts.md)\n");
         }
     }
 

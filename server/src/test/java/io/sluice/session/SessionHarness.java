@@ -371,4 +371,20 @@ class SessionHarness implements SessionContext, Cancels {
         then.run();
     }
 
+    /** Peering off: no peer to forward to. */
+    @Override
+    public io.sluice.backend.PeerCancels peerCancels() {
+        return new io.sluice.backend.PeerCancels() {
+            @Override
+            public int peerId() {
+                return 0;
+            }
+
+            @Override
+            public boolean forward(int peerId, int pid, int secret, Runnable done) {
+                return false;
+            }
+        };
+    }
+
 }

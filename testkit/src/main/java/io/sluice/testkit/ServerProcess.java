@@ -63,12 +63,28 @@ final class ServerProcess {
      * the deadline passes, stops it and throws with its output.
      */
     void awaitPort(int port, Duration timeout) {
-        boolean up = Await.poll(timeout, () -> !process.isAlive() || accepts(port));
+        await(() -> accepts(port), "port " + port, timeout);
+    }
+
+    void awaitUnixSocket(Path socket, Duration timeout) {
+        await(() -> answers(socket), socket.toString(), timeout);
+    }
+
+    private void await(java.util.function.BooleanSupplier ready, String where, Duration timeout) {
+        boolean up = Await.poll(timeout, () -> !process.isAlive() || ready.getAsBoolean());
         if (!up || !process.isAlive()) {
             String why = !process.isAlive() ? "exited with code " + process.exitValue()
-                    : "did not accept connections on port " + port + " within " + timeout.toMillis() + " ms";
+                    : "did not accept connections on " + where + " within " + timeout.toMillis() + " ms";
             stop();
             throw new IllegalStateException(name + " " + why + "\n--- output ---\n" + output());
+        }
+    }
+
+    private static boolean answers(Path socket) {
+        try (java.nio.channels.SocketChannel ch = java.nio.channels.SocketChannel.open(java.net.StandardProtocolFamily.UNIX)) {
+            return ch.connect(java.net.UnixDomainSocketAddress.of(socket));
+        } catch (IOException e) {
+            return false;
         }
     }
 

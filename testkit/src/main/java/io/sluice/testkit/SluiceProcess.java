@@ -22,7 +22,7 @@ import java.util.Map;
  */
 public final class SluiceProcess implements AutoCloseable {
     private final Path jar;
-    private final int port = FreePorts.next();
+    private int port = FreePorts.next();
     private final List<String> jvmArgs = new ArrayList<>();
     private final List<String> args = new ArrayList<>();
     private final List<String> launcher = new ArrayList<>();
@@ -75,6 +75,12 @@ public final class SluiceProcess implements AutoCloseable {
         return this;
     }
 
+    /** Listens on {@code port} instead of a fresh one: processes of an so_reuseport group share one. */
+    public SluiceProcess port(int port) {
+        this.port = port;
+        return this;
+    }
+
     /** Bound for {@link #start()} to see the port accept (default 30 s). */
     public SluiceProcess startTimeout(Duration timeout) {
         this.startTimeout = timeout;
@@ -91,6 +97,18 @@ public final class SluiceProcess implements AutoCloseable {
     public SluiceProcess start() {
         launch();
         process.awaitPort(port, startTimeout);
+        return this;
+    }
+
+    /**
+     * Launches and waits until the unix socket in {@code socketDir} (the ini's unix_socket_dir)
+     * answers: for a process that shares its TCP port with others, or listens in a network
+     * namespace, where the port answering says nothing about this process. Sluice binds its TCP
+     * listeners before the unix socket, so those listen by then too.
+     */
+    public SluiceProcess startOnSocket(Path socketDir) {
+        launch();
+        process.awaitUnixSocket(socketDir.resolve(".s.PGSQL." + port), startTimeout);
         return this;
     }
 

@@ -19,7 +19,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 class CancelHoldTest {
     /** A harness whose cancels complete when the test says so. */
-    static final class Harness extends SessionHarness {
+    static class Harness extends SessionHarness {
         final List<Runnable> cancelsInFlight = new ArrayList<>();
         final List<Runnable> heldBack = new ArrayList<>();
 

@@ -40,7 +40,9 @@ class ConfigKeysGoldenTest {
             "client_tls13_ciphers", "client_tls_ca_file", "client_tls_cert_file", "client_tls_ciphers",
             "client_tls_dheparams", "client_tls_ecdhcurve", "client_tls_key_file", "client_tls_protocols",
             "server_tls13_ciphers", "server_tls_ca_file", "server_tls_cert_file", "server_tls_ciphers",
-            "server_tls_key_file", "server_tls_protocols");
+            "server_tls_key_file", "server_tls_protocols",
+            // several processes on one port (issue 17)
+            "so_reuseport", "peer_id");
 
     static Map<String, String[]> golden() throws IOException {
         try (InputStream in = ConfigKeysGoldenTest.class.getResourceAsStream("/config/show-config-1.25.2.tsv")) {

@@ -8,7 +8,6 @@ import io.sluice.auth.ClientAuthExchange.Expect;
 import io.sluice.auth.ClientAuthPolicy;
 import io.sluice.auth.LoginRequest;
 import io.sluice.auth.UserLookup;
-import io.sluice.backend.PeerCancels;
 import io.sluice.config.userlist.Secret;
 import io.sluice.pool.CheckoutFailure;
 import io.sluice.proto.Frame;
@@ -91,7 +90,8 @@ final class ClientLogin {
         } else if (p instanceof StartupPacket.GssEncRequest) {
             ch.writeAndFlush(Encoders.refuseEncryption(ch.alloc()));
         } else if (p instanceof StartupPacket.CancelRequest c) {
-            cancel(c);
+            step = Step.DONE;
+            CancelRequests.handle(session, c);
         } else if (p instanceof StartupPacket.BadCancel) {
             // closed with nothing written, as PgBouncer and PostgreSQL do
             step = Step.DONE;
@@ -104,47 +104,6 @@ final class ClientLogin {
             session.fail(PgError.fatal(SqlState.PROTOCOL_VIOLATION, msg), msg);
         } else if (p instanceof StartupPacket.Startup s) {
             startup(s);
-        }
-    }
-
-    /**
-     * Forwards the cancel when both halves of the key match a live client with a query running.
-     * Right or wrong, the sender sees the same thing, a close with nothing written, so a flood of
-     * guesses learns nothing from the answer. A forwarded one closes only once PostgreSQL has
-     * taken it, as PgBouncer does, so the sender's cancel call returns when the cancel is done.
-     */
-    private void cancel(StartupPacket.CancelRequest c) {
-        step = Step.DONE;
-        int secret = c.secretKey();
-        PeerCancels peers = session.context().peerCancels();
-        int own = peers.peerId();
-        if (own > 0) {
-            int peer = CancelKeys.peerOf(c.processId());
-            if (peer != own) {
-                forwardToPeer(peers, peer, c.processId(), secret);
-                return;
-            }
-            secret |= CancelKeys.TTL_MASK; // keys are issued with full TTL; a forwarded one arrives lowered
-        }
-        ClientSession target = session.context().clients().byCancelKey(c.processId(), secret);
-        if (target == null || target == session
-                || !target.cancelRequested(secret, () -> session.channel().close())) {
-            session.channel().close();
-        }
-    }
-
-    /**
-     * The key was issued by another process of the peer group: pass it on with one hop less of
-     * TTL (so a misconfigured ring cannot loop), and close this connection once the peer has
-     * closed its own, as PgBouncer does. Failures close it with PgBouncer's reasons.
-     */
-    private void forwardToPeer(PeerCancels peers, int peer, int pid, int secret) {
-        if ((secret & CancelKeys.TTL_MASK) == 0) {
-            session.close("failed to forward cancel request because its TTL was exhausted");
-            return;
-        }
-        if (!peers.forward(peer, pid, secret - 1, () -> session.channel().close())) {
-            session.close("could not find peer to forward request to");
         }
     }
 

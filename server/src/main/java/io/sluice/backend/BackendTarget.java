@@ -27,4 +27,14 @@ public record BackendTarget(
         String dir = host == null || host.isEmpty() ? defaultDir : host;
         return dir + "/.s.PGSQL." + port;
     }
+
+    /**
+     * No host may take a new server connection now (every replica out of service and
+     * replica_fallback = error): the connect is refused, and waiting clients get the message.
+     */
+    public static final class Unavailable extends RuntimeException {
+        public Unavailable(String message) {
+            super(message, null, false, false);
+        }
+    }
 }

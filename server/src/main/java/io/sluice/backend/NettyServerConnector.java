@@ -81,11 +81,27 @@ public final class NettyServerConnector implements ServerConnector {
         }, callback);
     }
 
-    /** Connects to {@code key}'s target as {@code adjust} changes it; a target that cannot be had fails the connect. */
+    /**
+     * A connection outside the pool to a given target (a lag check): no connect_query, and the
+     * pool's host choice is not consulted.
+     */
+    public void connectTo(PoolKey key, BackendTarget target, Callback callback) {
+        connect(key, base -> new BackendTarget(target.host(), target.port(), target.startupParams(),
+                target.credentials(), null, target.connectTimeoutNanos()), callback, false);
+    }
+
     private void connect(PoolKey key, UnaryOperator<BackendTarget> adjust, Callback callback) {
+        connect(key, adjust, callback, true);
+    }
+
+    /** Connects to {@code key}'s target as {@code adjust} changes it; a target that cannot be had fails the connect. */
+    private void connect(PoolKey key, UnaryOperator<BackendTarget> adjust, Callback callback, boolean pick) {
         BackendTarget target;
         try {
-            target = adjust.apply(targets.apply(key));
+            target = adjust.apply(pick ? targets.apply(key) : null);
+        } catch (BackendTarget.Unavailable e) {
+            callback.rejected(SqlState.CONNECTION_FAILURE, e.getMessage());
+            return;
         } catch (RuntimeException e) {
             callback.failed(SqlState.CONNECTION_FAILURE, e.getMessage());
             return;

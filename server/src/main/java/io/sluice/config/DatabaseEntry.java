@@ -34,6 +34,8 @@ import java.util.OptionalInt;
  * @param timezone               timezone sent at server login
  * @param applicationName        application_name sent at server login
  * @param connectionString       the raw value, for change detection on RELOAD
+ * @param ports                  {@code port=} as a list: one port for every host, or one per host
+ * @param replicaChecks          Sluice's replica lag routing keys (off unless max_replica_lag is set)
  */
 public record DatabaseEntry(
         String name,
@@ -58,7 +60,9 @@ public record DatabaseEntry(
         Optional<String> datestyle,
         Optional<String> timezone,
         Optional<String> applicationName,
-        String connectionString) {
+        String connectionString,
+        List<Integer> ports,
+        ReplicaChecks replicaChecks) {
 
     /** Name of the fallback entry. */
     public static final String FALLBACK = "*";
@@ -68,6 +72,8 @@ public record DatabaseEntry(
         Objects.requireNonNull(password, "password");
         Objects.requireNonNull(loadBalanceHosts, "loadBalanceHosts");
         Objects.requireNonNull(connectionString, "connectionString");
+        ports = List.copyOf(ports);
+        Objects.requireNonNull(replicaChecks, "replicaChecks");
     }
 
     /** Database name on the server: {@code dbname=} or else the entry name. */
@@ -92,6 +98,23 @@ public record DatabaseEntry(
                 authUser, authQuery, authDbname, poolSize, minPoolSize, reservePoolSize,
                 maxDbConnections, maxDbClientConnections, serverLifetime, poolMode,
                 loadBalanceHosts, connectQuery, clientEncoding, datestyle, timezone,
-                applicationName, connectionString);
+                applicationName, connectionString, ports, replicaChecks);
+    }
+
+    /**
+     * Where the servers are, in {@code host=} order, each with its port: a single {@code port=}
+     * serves every host, a list pairs up with the hosts (PgBouncer 1.24's rule). One null host
+     * (a unix socket in unix_socket_dir) when host is unset.
+     */
+    public List<ServerAddress> addresses() {
+        List<String> hosts = hosts();
+        if (hosts.isEmpty()) {
+            return List.of(new ServerAddress(null, port));
+        }
+        List<ServerAddress> out = new java.util.ArrayList<>(hosts.size());
+        for (int i = 0; i < hosts.size(); i++) {
+            out.add(new ServerAddress(hosts.get(i), ports.size() == hosts.size() ? ports.get(i) : port));
+        }
+        return List.copyOf(out);
     }
 }

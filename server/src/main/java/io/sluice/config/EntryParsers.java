@@ -26,9 +26,10 @@ final class EntryParsers {
                 .orElseThrow(() -> new IllegalArgumentException("syntax error in connection string"));
         Optional<String> dbname = Optional.empty();
         Optional<String> host = Optional.empty();
-        int port = 5432;
+        List<Integer> ports = List.of(5432);
         Optional<String> user = Optional.empty();
         String password = "";
+        ReplicaKeys replica = new ReplicaKeys();
         Optional<String> authUser = Optional.empty();
         Optional<String> authQuery = Optional.empty();
         Optional<String> authDbname = Optional.empty();
@@ -50,7 +51,7 @@ final class EntryParsers {
             switch (kv.getKey()) {
                 case "dbname" -> dbname = Optional.of(v);
                 case "host" -> host = Optional.of(v);
-                case "port" -> port = port(v);
+                case "port" -> ports = ports(v);
                 case "user" -> user = Optional.of(v);
                 case "password" -> password = v;
                 case "auth_user" -> authUser = Optional.of(v);
@@ -71,13 +72,22 @@ final class EntryParsers {
                 case "datestyle" -> datestyle = Optional.of(v);
                 case "timezone" -> timezone = Optional.of(v);
                 case "application_name" -> appName = Optional.of(v);
-                default -> throw new IllegalArgumentException(
-                        "unrecognized connection parameter: " + kv.getKey());
+                default -> {
+                    if (!replica.accept(kv.getKey(), v)) {
+                        throw new IllegalArgumentException("unrecognized connection parameter: " + kv.getKey());
+                    }
+                }
             }
         }
+        int hostCount = host.map(h -> h.split(",", -1).length).orElse(1);
+        if (ports.size() > 1 && ports.size() != hostCount) {
+            throw new IllegalArgumentException("number of ports (" + ports.size()
+                    + ") does not match number of hosts (" + hostCount + ")");
+        }
+        int port = ports.get(0);
         return new DatabaseEntry(name, dbname, host, port, user, password, authUser, authQuery,
                 authDbname, poolSize, minPoolSize, reserve, maxDb, maxDbClient, lifetime, poolMode,
-                lb, connectQuery, clientEncoding, datestyle, timezone, appName, connstr);
+                lb, connectQuery, clientEncoding, datestyle, timezone, appName, connstr, ports, replica.build());
     }
 
     static UserEntry user(String name, String connstr) {
@@ -148,6 +158,11 @@ final class EntryParsers {
                     "ids of peers must be a number larger than 0 and at most 65536");
         }
         return (int) id;
+    }
+
+    /** {@code port=}: one port, or a comma list of one port per host. */
+    private static List<Integer> ports(String v) {
+        return java.util.Arrays.stream(v.split(",", -1)).map(EntryParsers::port).toList();
     }
 
     private static int port(String v) {

@@ -102,7 +102,7 @@ final class ConfigReload {
         DatabaseEntry b = before.get();
         return !Objects.equals(b.dbname(), after.dbname())
                 || !Objects.equals(b.host(), after.host())
-                || b.port() != after.port()
+                || !b.ports().equals(after.ports())
                 || !Objects.equals(b.user(), after.user())
                 || !Objects.equals(b.connectQuery(), after.connectQuery())
                 || !Objects.equals(b.authUser(), after.authUser())

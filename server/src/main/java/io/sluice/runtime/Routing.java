@@ -7,6 +7,7 @@ import io.sluice.backend.ScramKeyCache;
 import io.sluice.config.ConfigSnapshot;
 import io.sluice.config.DatabaseEntry;
 import io.sluice.config.PoolSizing;
+import io.sluice.config.ServerAddress;
 import io.sluice.config.Precedence;
 import io.sluice.config.UserEntry;
 import io.sluice.pool.PoolKey;
@@ -82,7 +83,7 @@ public final class Routing {
         return !config.databases().containsKey(database) && config.database(database).isPresent();
     }
 
-    private DatabaseEntry entry(PoolKey key) {
+    DatabaseEntry entry(PoolKey key) {
         return config.database(key.database())
                 .orElseThrow(() -> new IllegalStateException("no such database: " + key.database()));
     }
@@ -119,7 +120,8 @@ public final class Routing {
      * Where the pool's servers are and how they log in; {@code scramKeys} holds pass-through keys,
      * {@code queried} (database, user) the secrets auth_query returned for users not in auth_file.
      */
-    public BackendTarget target(PoolKey key, ScramKeyCache scramKeys, BiFunction<String, String, String> queried) {
+    public BackendTarget target(PoolKey key, ServerAddress at, ScramKeyCache scramKeys,
+                                BiFunction<String, String, String> queried) {
         DatabaseEntry db = entry(key);
         Map<String, String> startup = new LinkedHashMap<>();
         startup.put("user", key.user());
@@ -135,8 +137,7 @@ public final class Routing {
             password = queried.apply(key.database(), key.user());
         }
         BackendCredentials creds = scramKeys.credentials(key.user(), password);
-        String host = db.hosts().isEmpty() ? null : db.hosts().get(0);
-        return new BackendTarget(host, db.port(), startup, creds, db.connectQuery().orElse(null),
+        return new BackendTarget(at.host(), at.port(), startup, creds, db.connectQuery().orElse(null),
                 config.settings().nanos("server_connect_timeout"));
     }
 

@@ -71,6 +71,7 @@ public final class SluiceServer implements SessionContext {
     private final CancelForwarder cancels;
     private final PeerForwarder peers;
     private final NettyServerConnector connector;
+    private final HostRouting hosts;
     /** Replication clients' own server connections, outside every pool: id to replication mode. */
     private final DedicatedServers dedicated;
     private final LoggingPoolEvents poolEvents = new LoggingPoolEvents(this);
@@ -102,13 +103,14 @@ public final class SluiceServer implements SessionContext {
         this.group = transport.newGroup(1);
         this.loop = group.next();
         String socketDir = config.unixSocketDir();
-        this.connector = new NettyServerConnector(loop, transport,
-                key -> routing.target(key, scramKeys, authLookups::queriedSecret), socketDir, this::serverCreated,
+        this.hosts = new HostRouting(() -> routing, scramKeys, authLookups::queriedSecret,
+                (db, at) -> true, db -> "no host of database \"" + db + "\" is in service");
+        this.connector = new NettyServerConnector(loop, transport, hosts::next, socketDir, this::serverCreated,
                 tls::server, () -> sessionSettings.logConnections(),
                 () -> TcpTuning.from(routing.config().settings()));
         this.dedicated = new DedicatedServers(connector, poolEvents);
         this.scheduler = new EventLoopScheduler(loop);
-        this.pools = new PoolRegistry(key -> routing.poolSettings(key), connector, poolEvents,
+        this.pools = new PoolRegistry(key -> routing.poolSettings(key), hosts.tracking(connector), poolEvents,
                 Clock.SYSTEM, scheduler, Randomness.threadLocal());
         this.cancels = new CancelForwarder(loop, transport, socketDir);
         this.peers = new PeerForwarder(loop, transport, () -> routing.config());

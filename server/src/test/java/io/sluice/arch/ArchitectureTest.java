@@ -29,13 +29,14 @@ class ArchitectureTest {
             Map.entry("pool", Set.of("config", "util")),
             Map.entry("stats", Set.of("pool", "util")),
             Map.entry("net", Set.of("config", "util")),
+            Map.entry("hosts", Set.of("config", "util")),
             Map.entry("tls", Set.of("config", "log", "util")),
             Map.entry("backend", Set.of("proto", "auth", "pool", "tls", "net", "config", "stats", "log", "util")),
             Map.entry("session", Set.of("proto", "auth", "pool", "backend", "tls", "net", "config", "stats", "log",
                     "util")),
-            Map.entry("admin", Set.of("pool", "stats", "config", "proto", "util")));
+            Map.entry("admin", Set.of("pool", "stats", "config", "proto", "hosts", "util")));
 
-    static final List<String> ALL = List.of("util", "log", "proto", "config", "auth", "pool", "stats", "net", "tls",
+    static final List<String> ALL = List.of("util", "log", "proto", "config", "auth", "pool", "stats", "net", "hosts", "tls",
             "backend", "session", "admin", "metrics", "runtime");
 
     static JavaClasses classes;

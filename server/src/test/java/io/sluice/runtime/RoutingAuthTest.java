@@ -58,11 +58,12 @@ class RoutingAuthTest {
     void serverLoginsUseAuthFileThenQueriedSecretsAndTheForcedPasswordOnlyForTheForcedUser() throws Exception {
         Routing r = routing("app = host=127.0.0.1 user=forced password=forced-pw", "auth_user = auth");
         ScramKeyCache keys = new ScramKeyCache();
-        assertThat(r.target(new PoolKey("app", "forced"), keys, (d, u) -> null).credentials().password())
+        io.sluice.config.ServerAddress at = new io.sluice.config.ServerAddress("127.0.0.1", 5432);
+        assertThat(r.target(new PoolKey("app", "forced"), at, keys, (d, u) -> null).credentials().password())
                 .isEqualTo("forced-pw");
-        assertThat(r.target(new PoolKey("app", "auth"), keys, (d, u) -> null).credentials().password())
+        assertThat(r.target(new PoolKey("app", "auth"), at, keys, (d, u) -> null).credentials().password())
                 .as("the auth pool logs in as auth_user with its auth_file password").isEqualTo("auth-pw");
-        assertThat(r.target(new PoolKey("app", "queried"), keys, (d, u) -> d + "/" + u + "-secret").credentials().password())
+        assertThat(r.target(new PoolKey("app", "queried"), at, keys, (d, u) -> d + "/" + u + "-secret").credentials().password())
                 .isEqualTo("app/queried-secret");
     }
 }

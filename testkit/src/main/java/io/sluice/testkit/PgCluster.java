@@ -278,8 +278,19 @@ public final class PgCluster implements AutoCloseable {
         private final java.util.Map<String, Path> dataFiles = new java.util.LinkedHashMap<>();
         private Duration startTimeout = Duration.ofSeconds(60);
         private NetNamespace netns;
+        private final List<String> alsoListen = new ArrayList<>();
 
         private Builder() {}
+
+        /**
+         * Listens on {@code address} too (same port), e.g. 127.0.0.2: one server reached under
+         * two host names, which is how a host list is tested against a pooler that has one port
+         * for all hosts (PgBouncer before 1.24). {@code inet_server_addr()} tells them apart.
+         */
+        public Builder alsoListenOn(String address) {
+            alsoListen.add(address);
+            return this;
+        }
 
         /** Extra postgresql.conf lines, e.g. {@code "log_connections = on"}; later lines win. */
         public Builder config(String... lines) {
@@ -343,7 +354,7 @@ public final class PgCluster implements AutoCloseable {
                 PgCluster cluster = new PgCluster(TempDir.create("sluice-pg-"), FreePorts.next(), isShared, netns);
                 try {
                     PgClusterSetup.initAndStart(cluster, hba != null ? hba : defaultHba(), config, hostAuth, dataFiles,
-                            startTimeout);
+                            startTimeout, alsoListen);
                     return cluster;
                 } catch (RuntimeException e) {
                     String log = cluster.logText();
@@ -363,6 +374,9 @@ public final class PgCluster implements AutoCloseable {
                     + "local all all trust\n"
                     + "host all " + SUPERUSER + " 127.0.0.1/32 trust\n"
                     + "host all all 127.0.0.1/32 " + hostAuth + "\n";
+            for (String a : alsoListen) {
+                hba += "host all " + SUPERUSER + " " + a + "/32 trust\nhost all all " + a + "/32 " + hostAuth + "\n";
+            }
             if (netns != null) {
                 hba += "host all " + SUPERUSER + " " + netns.hostAddress() + "/32 trust\n"
                         + "host all all " + netns.hostAddress() + "/32 " + hostAuth + "\n";

@@ -17,7 +17,8 @@ final class PgClusterSetup {
     private PgClusterSetup() {}
 
     static void initAndStart(PgCluster c, String hba, List<String> extraConfig, String hostAuth,
-                             java.util.Map<String, java.nio.file.Path> dataFiles, Duration startTimeout) {
+                             java.util.Map<String, java.nio.file.Path> dataFiles, Duration startTimeout,
+                             List<String> alsoListen) {
         TempDir.subdir(c.baseDir(), "sock");
         String bin = PgBinaries.serverBin().toString();
         ProcessResult init = asServiceUser(c, Duration.ofMinutes(2), cmd -> cmd, bin + "/initdb",
@@ -32,7 +33,9 @@ final class PgClusterSetup {
         StringBuilder conf = new StringBuilder("\n# added by the sluice testkit\n")
                 .append("fsync = off\nsynchronous_commit = off\nfull_page_writes = off\n");
         extraConfig.forEach(line -> conf.append(line).append('\n'));
-        conf.append("listen_addresses = '").append(c.host()).append("'\n")
+        conf.append("listen_addresses = '").append(c.host());
+        alsoListen.forEach(a -> conf.append(',').append(a));
+        conf.append("'\n")
                 .append("port = ").append(c.port()).append('\n')
                 .append("unix_socket_directories = '").append(c.socketDir()).append("'\n");
         try {

@@ -90,6 +90,11 @@ public interface AdminContext {
     /** SHOW PINNED_CLIENTS: clients that keep their server in transaction/statement pooling. */
     List<PinnedClientRow> pinnedClients();
 
+    /** SHOW HOSTS: hosts of databases with replica lag checks. */
+    default List<HostRow> hosts() {
+        return List.of();
+    }
+
     PauseMode pauseMode();
 
     /** True once any SHUTDOWN (or SIGTERM/SIGINT shutdown) is in progress. */

@@ -50,7 +50,7 @@ public final class ShowTables {
                 config(), databases(), pools(), SocketTables.clients(), SocketTables.servers(), users(),
                 version(), peers(), peerPools(), fds(), SocketTables.sockets(), SocketTables.activeSockets(),
                 lists(), mem(), state(), dnsHosts(), dnsZones(), StatsTables.stats(), StatsTables.statsTotals(),
-                StatsTables.statsAverages(), StatsTables.totals(), poolScaling(), poolCoordinator(), pinnedClients())) {
+                StatsTables.statsAverages(), StatsTables.totals(), poolScaling(), poolCoordinator(), pinnedClients(), hosts())) {
             m.put(t.name().toLowerCase(Locale.ROOT), t);
         }
         return Collections.unmodifiableMap(m);
@@ -256,5 +256,19 @@ public final class ShowTables {
                 .int8("evictions", PoolCoordinatorRow::evictions)
                 .int8("reserve_acq", PoolCoordinatorRow::reserveAcquisitions)
                 .int8("exhaustions", PoolCoordinatorRow::exhaustions);
+    }
+
+    /** Sluice's own: the hosts of databases with max_replica_lag, and what their last check found. */
+    private static ShowTable<HostRow> hosts() {
+        return ShowTable.<HostRow>of("HOSTS", AdminContext::hosts)
+                .text("database", HostRow::database)
+                .text("host", HostRow::host)
+                .text("role", HostRow::role)
+                .text("state", HostRow::state)
+                .column("lag_seconds", PgType.NUMERIC, (r, c) -> r.lagSeconds())
+                .int8("lag_bytes", HostRow::lagBytes)
+                .text("lag_source", HostRow::lagSource)
+                .text("last_check", HostRow::lastCheck)
+                .int4("servers_open", HostRow::serversOpen);
     }
 }

@@ -22,13 +22,11 @@ import java.util.function.Consumer;
 /**
  * One connection to PostgreSQL. Owns its channel's inbound handling: login (through
  * {@link ServerLogin}), relaying to a linked client ({@link ServerListener}), and internal
- * queries the pooler runs itself (reset, check, rollback, SET of client parameters).
- * Confined to its channel's event loop, which is also the engine thread.
+ * queries the pooler runs itself (reset, check, rollback, SET of client parameters). Confined
+ * to its channel's event loop, which is also the engine thread.
  */
 public final class ServerConnection extends ChannelInboundHandlerAdapter implements ServerHandle {
-
     public enum State { LOGIN, IDLE, ACTIVE, INTERNAL, CLOSED }
-
     private final long id = SocketIds.next();
     private final Channel channel;
     private final BackendTarget target;
@@ -43,10 +41,10 @@ public final class ServerConnection extends ChannelInboundHandlerAdapter impleme
     private InternalQuery internal;
     private ServerLogin login;
     private long requestTimeMillis;
+    private boolean retired;
     private String clientApplicationName = "";
     private String checkQuery = "";
-    /** What the session layer knows of this server's session (statements it prepared, settings); opaque here. */
-    private Object sessionState;
+    private Object sessionState; // the session layer's, opaque here: statements it prepared, settings
 
     public ServerConnection(Channel channel, BackendTarget target, String database, ServerLogin login) {
         this.channel = channel;
@@ -55,10 +53,7 @@ public final class ServerConnection extends ChannelInboundHandlerAdapter impleme
         this.login = login;
     }
 
-    /**
-     * The connection behind a pool handle. The pool's connector is this package's
-     * {@link NettyServerConnector}, so every handle it hands out is one of ours.
-     */
+    /** The connection behind a pool handle (the pool's connector is ours, so every handle is one). */
     public static ServerConnection of(ServerHandle handle) {
         if (handle instanceof ServerConnection c) {
             return c;
@@ -124,10 +119,7 @@ public final class ServerConnection extends ChannelInboundHandlerAdapter impleme
         return params;
     }
 
-    /**
-     * The session layer's record of this server's session state, kept with the connection so it
-     * lives and dies with it; null until a session sets it.
-     */
+    /** The session layer's record of this server's session state (lives and dies with it); null until set. */
     public Object sessionState() {
         return sessionState;
     }
@@ -152,6 +144,15 @@ public final class ServerConnection extends ChannelInboundHandlerAdapter impleme
     @Override
     public boolean servedClient() {
         return requestTimeMillis != 0;
+    }
+
+    public void retire() { // its host drains: see ServerHandle#retired()
+        retired = true;
+    }
+
+    @Override
+    public boolean retired() {
+        return retired;
     }
 
     @Override

@@ -31,6 +31,14 @@ public interface ServerHandle {
         return true;
     }
 
+    /**
+     * True once its host is being drained (a replica over its lag limit): the connection is not
+     * handed out again and closes when its client releases it, so running work finishes.
+     */
+    default boolean retired() {
+        return false;
+    }
+
     /** Closes the connection (Terminate, then socket close); the reason goes to the log. */
     void close(String reason);
 

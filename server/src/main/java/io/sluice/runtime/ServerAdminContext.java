@@ -338,6 +338,11 @@ final class ServerAdminContext implements AdminContext {
     }
 
     @Override
+    public List<io.sluice.admin.HostRow> hosts() {
+        return server.replicas().rows();
+    }
+
+    @Override
     public PauseMode pauseMode() {
         return server.pauseControl().pausedAll() ? PauseMode.PAUSE : PauseMode.NONE;
     }

@@ -72,6 +72,7 @@ public final class SluiceServer implements SessionContext {
     private final PeerForwarder peers;
     private final NettyServerConnector connector;
     private final HostRouting hosts;
+    private final ReplicaChecking replicas;
     /** Replication clients' own server connections, outside every pool: id to replication mode. */
     private final DedicatedServers dedicated;
     private final LoggingPoolEvents poolEvents = new LoggingPoolEvents(this);
@@ -104,11 +105,13 @@ public final class SluiceServer implements SessionContext {
         this.loop = group.next();
         String socketDir = config.unixSocketDir();
         this.hosts = new HostRouting(() -> routing, scramKeys, authLookups::queriedSecret,
-                (db, at) -> true, db -> "no host of database \"" + db + "\" is in service");
+                this::inService,
+                db -> "no replica of database \"" + db + "\" is within max_replica_lag (replica_fallback = error)");
         this.connector = new NettyServerConnector(loop, transport, hosts::next, socketDir, this::serverCreated,
                 tls::server, () -> sessionSettings.logConnections(),
                 () -> TcpTuning.from(routing.config().settings()));
         this.dedicated = new DedicatedServers(connector, poolEvents);
+        this.replicas = new ReplicaChecking(this, connector, hosts);
         this.scheduler = new EventLoopScheduler(loop);
         this.pools = new PoolRegistry(key -> routing.poolSettings(key), hosts.tracking(connector), poolEvents,
                 Clock.SYSTEM, scheduler, Randomness.threadLocal());
@@ -126,6 +129,7 @@ public final class SluiceServer implements SessionContext {
                 c.unixSocketDir(), c.unixSocketMode(), s.string("unix_socket_group"), this::accepted);
         openForcedUserPools();
         loop.scheduleAtFixedRate(this::tick, 1, 1, TimeUnit.SECONDS);
+        replicas.start();
         scheduleStats();
         try {
             metrics = MetricsSource.startIfConfigured(this, group, transport);
@@ -239,6 +243,14 @@ public final class SluiceServer implements SessionContext {
 
     public StatsRegistry stats() {
         return stats;
+    }
+
+    private boolean inService(String database, io.sluice.config.ServerAddress host) {
+        return replicas.inService(database, host);
+    }
+
+    ReplicaChecking replicas() {
+        return replicas;
     }
 
     public Map<Long, ServerConnection> servers() {

@@ -311,6 +311,9 @@ public final class Pool {
         if (s.epoch() < epoch) {
             return closed ? "pool closed" : "RECONNECT";
         }
+        if (s.handle().retired()) {
+            return "host draining";
+        }
         if (LifetimePolicy.expired(s, settings.serverLifetime(), now)) {
             return "server lifetime over";
         }

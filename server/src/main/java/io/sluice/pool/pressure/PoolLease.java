@@ -35,7 +35,7 @@ final class PoolLease implements Lease {
 
     @Override
     public boolean closeNeeded() {
-        return server.epoch() < pool.epoch();
+        return server.epoch() < pool.epoch() || server.handle().retired();
     }
 
     private void end() {

@@ -22,11 +22,11 @@ public final class HostHealth {
     }
 
     /**
-     * Takes one check; true when the host just left service (its idle servers should close).
+     * Takes one check.
      *
      * @param wallMillis when, for display (SHOW HOSTS last_check)
      */
-    boolean record(Check c, ReplicaChecks rules, long wallMillis) {
+    void record(Check c, ReplicaChecks rules, long wallMillis) {
         last = c;
         lastCheckMillis = wallMillis;
         if (c.reachable()) {
@@ -38,20 +38,14 @@ public final class HostHealth {
             if (state != HostState.UP && good >= rules.rise()) {
                 state = HostState.UP;
             }
-            return false;
+            return;
         }
         bad++;
         good = 0;
         HostState out = c.reachable() ? HostState.DRAINING : HostState.DOWN;
-        if (state == HostState.UP) {
-            if (bad >= rules.fall()) {
-                state = out;
-                return true;
-            }
-            return false;
+        if (state != HostState.UP || bad >= rules.fall()) {
+            state = out;
         }
-        state = out;
-        return false;
     }
 
     private static boolean isGood(Check c, ReplicaChecks rules) {

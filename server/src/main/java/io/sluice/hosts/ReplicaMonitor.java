@@ -26,7 +26,10 @@ public final class ReplicaMonitor {
         void check(String database, ServerAddress host, Consumer<ProbeResult> done);
     }
 
-    /** Told when a host leaves service, so its idle servers close and busy ones close at release. */
+    /**
+     * Told when a host stops taking new server connections (a replica over its limit or down, the
+     * primary when a replica is back), so its idle servers close and busy ones close at release.
+     */
     @FunctionalInterface
     public interface Listener {
         void leftService(String database, ServerAddress host);
@@ -108,8 +111,16 @@ public final class ReplicaMonitor {
         List<ServerAddress> hosts = d.spec.hosts();
         List<Check> checks = LagJudge.judge(hosts, results);
         long wall = wallMillis.getAsLong();
+        boolean[] before = new boolean[hosts.size()];
         for (int i = 0; i < hosts.size(); i++) {
-            if (d.health.get(hosts.get(i)).record(checks.get(i), d.spec.checks(), wall)) {
+            before[i] = inService(name, hosts.get(i));
+        }
+        for (int i = 0; i < hosts.size(); i++) {
+            d.health.get(hosts.get(i)).record(checks.get(i), d.spec.checks(), wall);
+        }
+        // a lagging replica, and the primary once a replica is back: their servers drain
+        for (int i = 0; i < hosts.size(); i++) {
+            if (before[i] && !inService(name, hosts.get(i))) {
                 listener.leftService(name, hosts.get(i));
             }
         }

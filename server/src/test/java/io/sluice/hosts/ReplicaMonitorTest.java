@@ -68,6 +68,8 @@ class ReplicaMonitorTest {
         round(spec);
         assertThat(monitor.inService("db", P)).as("replicas known and up: reads stay off the primary").isFalse();
         assertThat(monitor.inService("db", R1)).isTrue();
+        assertThat(left).as("the primary's servers drain").containsExactly("10.0.0.1");
+        left.clear();
 
         primarySees(5.0, 80_000_000, 0.01, 0);
         round(spec);
@@ -90,6 +92,24 @@ class ReplicaMonitorTest {
         round(spec);
         assertThat(state(R1)).isEqualTo(HostState.UP);
         assertThat(left).hasSize(1);
+    }
+
+    @Test
+    void thePrimaryDrainsWhenAReplicaComesBackAfterServingAsFallback() {
+        var spec = spec(ReplicaChecks.Fallback.PRIMARY);
+        primarySees(9.0, 1, 9.0, 1);
+        answers.put(R1, replica(9));
+        answers.put(R2, replica(9));
+        for (int i = 0; i < 3; i++) {
+            round(spec);
+        }
+        assertThat(left).containsExactly("10.0.0.1", "10.0.0.2", "10.0.0.3");
+        assertThat(monitor.inService("db", P)).isTrue();
+        primarySees(0.1, 0, 9.0, 1);
+        round(spec);
+        round(spec);
+        assertThat(monitor.inService("db", R1)).isTrue();
+        assertThat(left).as("the primary's servers go back to writes only").endsWith("10.0.0.1");
     }
 
     @Test

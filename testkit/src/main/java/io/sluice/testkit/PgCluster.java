@@ -348,6 +348,22 @@ public final class PgCluster implements AutoCloseable {
             return start(false);
         }
 
+        /**
+         * A streaming replica of {@code primary}, made as an operator makes one: {@code pg_basebackup
+         * -R -X stream} over TCP as the superuser (the default hba lets it replicate), then started
+         * on a port of its own. Only {@link #config} lines apply (appended after the copied ones).
+         */
+        public PgCluster startStandbyOf(PgCluster primary) {
+            PgCluster standby = new PgCluster(TempDir.create("sluice-pg-"), FreePorts.next(), false, null);
+            try {
+                PgClusterSetup.basebackupAndStart(standby, primary, config, startTimeout);
+                return standby;
+            } catch (RuntimeException e) {
+                standby.stop();
+                throw e;
+            }
+        }
+
         private PgCluster start(boolean isShared) {
             RuntimeException last = null;
             for (int attempt = 0; attempt < START_ATTEMPTS; attempt++) {
@@ -372,6 +388,8 @@ public final class PgCluster implements AutoCloseable {
         private String defaultHba() {
             String hba = "# pg_hba.conf written by the sluice testkit\n"
                     + "local all all trust\n"
+                    + "local replication " + SUPERUSER + " trust\n"
+                    + "host replication " + SUPERUSER + " 127.0.0.1/32 trust\n"
                     + "host all " + SUPERUSER + " 127.0.0.1/32 trust\n"
                     + "host all all 127.0.0.1/32 " + hostAuth + "\n";
             for (String a : alsoListen) {

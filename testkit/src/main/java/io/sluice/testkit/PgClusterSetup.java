@@ -54,6 +54,35 @@ final class PgClusterSetup {
         }
     }
 
+    /** pg_basebackup of {@code primary} into the standby's data dir (with -R), then its own listen settings and start. */
+    static void basebackupAndStart(PgCluster c, PgCluster primary, List<String> extraConfig, Duration startTimeout) {
+        TempDir.subdir(c.baseDir(), "sock");
+        String bin = PgBinaries.serverBin().toString();
+        ProcessResult backup = asServiceUser(c, Duration.ofMinutes(2), cmd -> cmd, bin + "/pg_basebackup",
+                "-D", c.dataDir().toString(), "-R", "-X", "stream", "-c", "fast",
+                "-h", primary.host(), "-p", Integer.toString(primary.port()), "-U", PgCluster.SUPERUSER);
+        if (!backup.ok()) {
+            throw new IllegalStateException("pg_basebackup failed: " + backup.describe());
+        }
+        StringBuilder conf = new StringBuilder("\n# standby, added by the sluice testkit\n");
+        extraConfig.forEach(line -> conf.append(line).append('\n'));
+        conf.append("listen_addresses = '").append(c.host()).append("'\n")
+                .append("port = ").append(c.port()).append('\n')
+                .append("unix_socket_directories = '").append(c.socketDir()).append("'\n");
+        try {
+            Files.writeString(c.dataDir().resolve("postgresql.conf"), conf, StandardOpenOption.APPEND);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot extend postgresql.conf", e);
+        }
+        ProcessResult start = asServiceUser(c, startTimeout.plusSeconds(30), cmd -> cmd, bin + "/pg_ctl",
+                "-D", c.dataDir().toString(), "-l", c.logFile().toString(), "-w",
+                "-t", Long.toString(Math.max(1, startTimeout.toSeconds())), "start");
+        if (!start.ok()) {
+            throw new IllegalStateException("standby start failed: " + start.describe() + "\n--- server log ---\n"
+                    + c.logText());
+        }
+    }
+
     private static void copyPrivate(java.nio.file.Path source, java.nio.file.Path target) {
         try {
             Files.copy(source, target, java.nio.file.StandardCopyOption.REPLACE_EXISTING);

@@ -38,7 +38,8 @@ class ReplicaLagIT {
 
     @BeforeAll
     static void start() throws Exception {
-        primary = PgCluster.builder().config("max_connections = 40").start();
+        // no autovacuum: its ANALYZE commits would end the quiet period the quiet-primary test needs
+        primary = PgCluster.builder().config("max_connections = 40", "autovacuum = off").start();
         replica = PgCluster.builder().config("hot_standby = on").startStandbyOf(primary);
         primary.exec("CREATE TABLE ticks (id bigserial PRIMARY KEY, at timestamptz DEFAULT now())");
         String keys = " dbname=postgres user=postgres max_replica_lag=1 replica_check_interval=0.25 replica_fall=3"
@@ -101,6 +102,85 @@ class ReplicaLagIT {
         awaitState("ro", replica, "up", "replica");
         System.out.println("replay resumed: " + hostRow("ro", replica));
         assertThat(readGoesToReplica("ro")).isTrue();
+    }
+
+    /**
+     * Acceptance 2: a primary with nothing to write for 4 s, four times the 1 s limit (long enough
+     * for the age of the last replayed transaction, which naive replica lag reports, to cross
+     * it; the issue's 60 s would only make the same point slower). Neither the primary's view
+     * ({@code ro}) nor the replica's own ({@code ronly}, received == replayed) calls it lag.
+     */
+    @Test
+    void aQuietPrimaryIsNotLag() throws Exception {
+        primary.exec("INSERT INTO ticks DEFAULT VALUES");
+        Await.until(Duration.ofSeconds(20), () -> hostRow("ro", replica).get("lag_bytes").equals("0")
+                && hostRow("ronly", replica).get("lag_bytes").equals("0"), "the replica caught up");
+        long quietUntil = System.nanoTime() + TimeUnit.SECONDS.toNanos(4);
+        int samples = 0;
+        while (System.nanoTime() < quietUntil) {
+            for (String db : List.of("ro", "ronly")) {
+                Map<String, String> r = hostRow(db, replica);
+                assertThat(r.get("state")).as(db + " during the quiet period: " + r).isEqualTo("up");
+            }
+            samples++;
+        }
+        String naive = replica.query("select extract(epoch from now() - pg_last_xact_replay_timestamp())::numeric(10,3)")
+                .get(0).get(0);
+        System.out.println("quiet primary, " + samples + " samples: naive now() - pg_last_xact_replay_timestamp() = "
+                + naive + " s; SHOW HOSTS ro " + hostRow("ro", replica) + "; ronly " + hostRow("ronly", replica));
+        assertThat(Double.parseDouble(naive)).as("the naive measure would have called it lag").isGreaterThan(MAX_LAG);
+        assertThat(hostRow("ronly", replica).get("lag_source")).isEqualTo("replica");
+        assertThat(readGoesToReplica("ro")).isTrue();
+    }
+
+    /**
+     * Acceptance 3: the seed's cron, about 150 MB of WAL in a few seconds, with a 1 s limit. The
+     * replica leaves service only on seconds: whatever the bytes behind, it stays up while the
+     * measured seconds stay under the limit, and a drain (if this machine is slow enough to
+     * cause one) shows seconds over it.
+     */
+    @Test
+    void aWalBurstIsJudgedBySecondsNotBytes() throws Exception {
+        primary.exec("CREATE TABLE IF NOT EXISTS burst (id int, pad text)");
+        List<Map<String, String>> samples = java.util.Collections.synchronizedList(new ArrayList<>());
+        AtomicBoolean sampling = new AtomicBoolean(true);
+        CompletableFuture<Void> sampler = CompletableFuture.runAsync(() -> {
+            while (sampling.get()) {
+                samples.add(hostRow("ro", replica));
+            }
+        });
+        String before = primary.query("select pg_current_wal_lsn()::text").get(0).get(0);
+        try {
+            primary.exec("INSERT INTO burst SELECT g, repeat('x', 1000) FROM generate_series(1, 140000) g");
+            Await.until(Duration.ofSeconds(60), () -> hostRow("ro", replica).get("lag_bytes").equals("0"),
+                    "the replica caught up after the burst");
+        } finally {
+            sampling.set(false);
+            sampler.get(30, TimeUnit.SECONDS);
+        }
+        long wal = Long.parseLong(primary.query("select pg_wal_lsn_diff(pg_current_wal_lsn(), '" + before
+                + "')::bigint").get(0).get(0));
+        double maxSeconds = 0;
+        long maxBytes = 0;
+        boolean drained = false;
+        for (Map<String, String> r : samples) {
+            maxSeconds = Math.max(maxSeconds, number(r.get("lag_seconds")));
+            maxBytes = Math.max(maxBytes, (long) number(r.get("lag_bytes")));
+            if (r.get("state").equals("draining")) {
+                drained = true;
+                assertThat(number(r.get("lag_seconds"))).as("drained on seconds: " + r).isGreaterThan(0);
+            }
+        }
+        System.out.printf("WAL burst of %.1f MB: %d samples, most behind %.1f MB and %.3f s; replica %s%n",
+                wal / 1e6, samples.size(), maxBytes / 1e6, maxSeconds, drained ? "drained" : "stayed up");
+        assertThat(wal).as("the burst's WAL").isGreaterThan(100_000_000L);
+        if (maxSeconds < MAX_LAG) {
+            assertThat(drained).as("seconds stayed under the limit, whatever the bytes").isFalse();
+        }
+    }
+
+    private static double number(String s) {
+        return s == null || s.isEmpty() ? 0 : Double.parseDouble(s);
     }
 
     private static boolean readGoesToReplica(String db) throws SQLException {

@@ -12,7 +12,8 @@ import java.util.List;
  * collector reads {@code total_requests}, a column PgBouncer dropped in 1.8, so it never produces
  * metrics against a current PgBouncer and is left out);</li>
  * <li>Sluice's pool-pressure families (spec "Observability") from SHOW POOL_SCALING and
- * POOL_COORDINATOR, and pinned clients per pool from SHOW PINNED_CLIENTS ({@link PinnedPerPool}).</li>
+ * POOL_COORDINATOR, pinned clients per pool from SHOW PINNED_CLIENTS ({@link PinnedPerPool}), and
+ * the replica lag checks from SHOW HOSTS.</li>
  * </ul>
  * The runtime only has to provide the SHOW tables named in {@link #SOURCES}. Immutable.
  */
@@ -20,7 +21,7 @@ public final class Families {
     /** SHOW commands the table reads. */
     public static final List<String> SOURCES =
             List.of("DATABASES", "POOLS", "STATS_TOTALS", "LISTS", "CONFIG", "VERSION", "POOL_SCALING",
-                    "POOL_COORDINATOR", "PINNED_CLIENTS");
+                    "POOL_COORDINATOR", "PINNED_CLIENTS", "HOSTS");
 
     /** The version family (an info metric, label {@code version}). */
     public static final String VERSION_INFO = "pgbouncer_version_info";
@@ -163,6 +164,19 @@ public final class Families {
                 pool, pool, "Clients that keep their server between transactions because of LISTEN, temporary"
                         + " tables, session advisory locks, WITH HOLD cursors or settings that cannot move"
                         + " (SHOW PINNED_CLIENTS)"));
+        hosts(f);
         return List.copyOf(f);
+    }
+
+    /** SHOW HOSTS: lag in seconds with bytes beside, and servers open per host labelled with its state. */
+    private static void hosts(List<Family> f) {
+        List<String> host = List.of("database", "host", "role");
+        f.add(new Family("HOSTS", "lag_seconds", null, "sluice_host_lag_seconds", MetricKind.TEXT_GAUGE, 1, host, host,
+                "Replica lag in time at the last check (max_replica_lag compares this)"));
+        f.add(new Family("HOSTS", "lag_bytes", null, "sluice_host_lag_bytes", MetricKind.TEXT_GAUGE, 1, host, host,
+                "Replica lag in WAL bytes at the last check (shown beside the seconds, never compared)"));
+        List<String> withState = List.of("database", "host", "role", "state");
+        f.add(new Family("HOSTS", "servers_open", null, "sluice_host_servers_open", MetricKind.TEXT_GAUGE, 1,
+                withState, withState, "Server connections open to the host; state up, draining or down"));
     }
 }

@@ -30,6 +30,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 class ReplicaLagIT {
     private static final double MAX_LAG = 1.0;
+    private static final int METRICS_PORT = io.sluice.testkit.FreePorts.next();
     private static PgCluster primary;
     private static PgCluster replica;
     private static SluiceFixture sluice;
@@ -47,7 +48,8 @@ class ReplicaLagIT {
         sluice = SluiceFixture.start(primary, "ro = host=127.0.0.1,127.0.0.1 port=" + primary.port() + ","
                         + replica.port() + keys + " replica_fallback=primary\n"
                         + "ronly = host=127.0.0.1 port=" + replica.port() + keys + "\n",
-                "pool_mode = transaction\nauth_type = trust\nadmin_users = postgres\n", "\"postgres\" \"\"\n");
+                "pool_mode = transaction\nauth_type = trust\nadmin_users = postgres\nprometheus_listen_addr = 127.0.0.1\n"
+                        + "prometheus_listen_port = " + METRICS_PORT + "\n", "\"postgres\" \"\"\n");
         awaitState("ro", replica, "up", "replica");
         awaitState("ro", primary, "up", "primary");
     }
@@ -89,6 +91,10 @@ class ReplicaLagIT {
             System.out.println("replay paused: draining after " + String.format("%.2f", drainedAfter)
                     + " s (limit 1 s + fall 3 x 0.25 s), SHOW HOSTS " + row);
             assertThat(Double.parseDouble(row.get("lag_seconds"))).isGreaterThan(MAX_LAG);
+            String series = "{database=\"ro\",host=\"127.0.0.1:" + replica.port() + "\",role=\"replica\"";
+            String metrics = metrics();
+            assertThat(metrics).contains("sluice_host_lag_seconds" + series + "}", "sluice_host_lag_bytes" + series + "}",
+                    "sluice_host_servers_open" + series + ",state=\"draining\"}");
             assertThat(readGoesToReplica("ro")).as("new transactions go to the primary").isFalse();
             assertThat(read.get(30, TimeUnit.SECONDS)).as("the read that was running finishes").startsWith("true ");
             Await.until(Duration.ofSeconds(10), () -> hostRow("ro", replica).get("servers_open").equals("0"),
@@ -177,6 +183,13 @@ class ReplicaLagIT {
         if (maxSeconds < MAX_LAG) {
             assertThat(drained).as("seconds stayed under the limit, whatever the bytes").isFalse();
         }
+    }
+
+    private static String metrics() throws Exception {
+        var client = java.net.http.HttpClient.newHttpClient();
+        var req = java.net.http.HttpRequest.newBuilder(java.net.URI.create("http://127.0.0.1:" + METRICS_PORT + "/metrics"))
+                .timeout(Duration.ofSeconds(10)).build();
+        return client.send(req, java.net.http.HttpResponse.BodyHandlers.ofString()).body();
     }
 
     private static double number(String s) {

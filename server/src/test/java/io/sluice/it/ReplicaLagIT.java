@@ -21,12 +21,14 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
  * Issue 19, acceptance 1 to 3, against a real primary and a streaming replica made with
  * {@code pg_basebackup -R}. Database {@code ro} lists both (the primary first), with a 1 s lag
  * limit, checks every 0.25 s, fall 3, rise 2, and reads falling back to the primary; {@code
- * ronly} lists the replica alone, so its lag is the replica's own measure (no primary to ask).
+ * ronly} lists the replica alone, so its lag is the replica's own measure (no primary to ask), and
+ * refuses reads when it is out ({@code replica_fallback = error}).
  */
 class ReplicaLagIT {
     private static final double MAX_LAG = 1.0;
@@ -47,7 +49,7 @@ class ReplicaLagIT {
                 + " replica_rise=2";
         sluice = SluiceFixture.start(primary, "ro = host=127.0.0.1,127.0.0.1 port=" + primary.port() + ","
                         + replica.port() + keys + " replica_fallback=primary\n"
-                        + "ronly = host=127.0.0.1 port=" + replica.port() + keys + "\n",
+                        + "ronly = host=127.0.0.1 port=" + replica.port() + keys + " replica_fallback=error\n",
                 "pool_mode = transaction\nauth_type = trust\nadmin_users = postgres\nprometheus_listen_addr = 127.0.0.1\n"
                         + "prometheus_listen_port = " + METRICS_PORT + "\n", "\"postgres\" \"\"\n");
         awaitState("ro", replica, "up", "replica");
@@ -96,6 +98,9 @@ class ReplicaLagIT {
             assertThat(metrics).contains("sluice_host_lag_seconds" + series + "}", "sluice_host_lag_bytes" + series + "}",
                     "sluice_host_servers_open" + series + ",state=\"draining\"}");
             assertThat(readGoesToReplica("ro")).as("new transactions go to the primary").isFalse();
+            awaitState("ronly", replica, "draining", "replica");
+            assertThatThrownBy(() -> readGoesToReplica("ronly")).as("replica_fallback = error")
+                    .hasMessageContaining("no replica of database \"ronly\" is within max_replica_lag");
             assertThat(read.get(30, TimeUnit.SECONDS)).as("the read that was running finishes").startsWith("true ");
             Await.until(Duration.ofSeconds(10), () -> hostRow("ro", replica).get("servers_open").equals("0"),
                     "the drained replica's server closing once released");

@@ -163,6 +163,9 @@ public final class ConfigKeys {
         // --- Sluice's Prometheus endpoint (docs/monitoring.md); port 0 = off; bound at start only ---
         rows.add(new ConfigKey("prometheus_listen_addr", STRING, "127.0.0.1", F, S, List.of(), Origin.SLUICE));
         rows.add(new ConfigKey("prometheus_listen_port", INT, "0", F, S, List.of(), Origin.SLUICE));
+        // load balancer health endpoint (HAProxy agent-check and GET /health/<db>); 0 = off
+        rows.add(new ConfigKey("health_listen_addr", STRING, "127.0.0.1", F, S, List.of(), Origin.SLUICE));
+        rows.add(new ConfigKey("health_listen_port", INT, "0", F, S, List.of(), Origin.SLUICE));
 
         rows.sort(Comparator.comparing(ConfigKey::name));
         Map<String, ConfigKey> map = new LinkedHashMap<>();

@@ -10,6 +10,7 @@ import io.sluice.pool.ServerConnector;
 import io.sluice.pool.ServerHandle;
 
 import java.util.function.BiFunction;
+import java.util.function.BiPredicate;
 import java.util.function.Predicate;
 import java.util.function.Supplier;
 
@@ -23,30 +24,27 @@ final class HostRouting {
     private final Supplier<Routing> routing;
     private final ScramKeyCache scramKeys;
     private final BiFunction<String, String, String> queried;
-    private final BiFunction<String, ServerAddress, Boolean> inService;
-    private final java.util.function.Function<String, String> noHostMessage;
+    /** (database, host): may the host take a new server connection now (the replica lag checks). */
+    private BiPredicate<String, ServerAddress> inService = (db, host) -> true;
 
-    /**
-     * @param inService     (database, host): may the host take a new server connection now
-     * @param noHostMessage what a client is told when no host of the database is in service
-     */
-    HostRouting(Supplier<Routing> routing, ScramKeyCache scramKeys, BiFunction<String, String, String> queried,
-                BiFunction<String, ServerAddress, Boolean> inService,
-                java.util.function.Function<String, String> noHostMessage) {
+    HostRouting(Supplier<Routing> routing, ScramKeyCache scramKeys, BiFunction<String, String, String> queried) {
         this.routing = routing;
         this.scramKeys = scramKeys;
         this.queried = queried;
-        this.inService = inService;
-        this.noHostMessage = noHostMessage;
+    }
+
+    void serviceCheck(BiPredicate<String, ServerAddress> check) {
+        this.inService = check;
     }
 
     /** The target of the pool's next server connection; throws {@link BackendTarget.Unavailable} when none is in service. */
     BackendTarget next(PoolKey key) {
         Routing r = routing.get();
         DatabaseEntry e = r.entry(key);
-        Predicate<ServerAddress> ok = a -> inService.apply(key.database(), a);
+        Predicate<ServerAddress> ok = a -> inService.test(key.database(), a);
         ServerAddress at = balancer.pick(key, e.addresses(), e.loadBalanceHosts(), ok)
-                .orElseThrow(() -> new BackendTarget.Unavailable(noHostMessage.apply(key.database())));
+                .orElseThrow(() -> new BackendTarget.Unavailable("no replica of database \"" + key.database()
+                        + "\" is within max_replica_lag (replica_fallback = error)"));
         return r.target(key, at, scramKeys, queried);
     }
 

@@ -67,6 +67,10 @@ final class ReplicaChecking {
         return monitor.inService(database, host);
     }
 
+    List<HostHealth> hosts(String database) {
+        return monitor.hosts(database);
+    }
+
     private void tick() {
         Map<String, ReplicaMonitor.Spec> specs = new LinkedHashMap<>();
         for (DatabaseEntry e : server.routing().config().databases().values()) {

@@ -91,6 +91,7 @@ public final class SluiceServer implements SessionContext {
     private final List<CompletableFuture<Void>> noClients = new ArrayList<>();
     private final java.util.Set<String> autoDatabases = new java.util.LinkedHashSet<>();
     private io.sluice.metrics.PrometheusEndpoint metrics;
+    private Channel health;
 
     public SluiceServer(ConfigSnapshot config) {
         this.routing = new Routing(config);
@@ -104,14 +105,13 @@ public final class SluiceServer implements SessionContext {
         this.group = transport.newGroup(1);
         this.loop = group.next();
         String socketDir = config.unixSocketDir();
-        this.hosts = new HostRouting(() -> routing, scramKeys, authLookups::queriedSecret,
-                this::inService,
-                db -> "no replica of database \"" + db + "\" is within max_replica_lag (replica_fallback = error)");
+        this.hosts = new HostRouting(() -> routing, scramKeys, authLookups::queriedSecret);
         this.connector = new NettyServerConnector(loop, transport, hosts::next, socketDir, this::serverCreated,
                 tls::server, () -> sessionSettings.logConnections(),
                 () -> TcpTuning.from(routing.config().settings()));
         this.dedicated = new DedicatedServers(connector, poolEvents);
         this.replicas = new ReplicaChecking(this, connector, hosts);
+        hosts.serviceCheck(replicas::inService);
         this.scheduler = new EventLoopScheduler(loop);
         this.pools = new PoolRegistry(key -> routing.poolSettings(key), hosts.tracking(connector), poolEvents,
                 Clock.SYSTEM, scheduler, Randomness.threadLocal());
@@ -133,6 +133,7 @@ public final class SluiceServer implements SessionContext {
         scheduleStats();
         try {
             metrics = MetricsSource.startIfConfigured(this, group, transport);
+            health = HealthEndpoint.startIfConfigured(this, group, transport);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IOException("interrupted binding the metrics endpoint", e);
@@ -245,10 +246,6 @@ public final class SluiceServer implements SessionContext {
         return stats;
     }
 
-    private boolean inService(String database, io.sluice.config.ServerAddress host) {
-        return replicas.inService(database, host);
-    }
-
     ReplicaChecking replicas() {
         return replicas;
     }
@@ -330,6 +327,9 @@ public final class SluiceServer implements SessionContext {
             listeners.closeAll();
             if (metrics != null) {
                 metrics.close();
+            }
+            if (health != null) {
+                health.close();
             }
             pools.closeAll("server shutting down");
             for (ClientSession c : List.copyOf(clients.all())) {

@@ -33,6 +33,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 class ReplicaLagIT {
     private static final double MAX_LAG = 1.0;
     private static final int METRICS_PORT = io.sluice.testkit.FreePorts.next();
+    private static final int HEALTH_PORT = io.sluice.testkit.FreePorts.next();
     private static PgCluster primary;
     private static PgCluster replica;
     private static SluiceFixture sluice;
@@ -51,7 +52,8 @@ class ReplicaLagIT {
                         + replica.port() + keys + " replica_fallback=primary\n"
                         + "ronly = host=127.0.0.1 port=" + replica.port() + keys + " replica_fallback=error\n",
                 "pool_mode = transaction\nauth_type = trust\nadmin_users = postgres\nprometheus_listen_addr = 127.0.0.1\n"
-                        + "prometheus_listen_port = " + METRICS_PORT + "\n", "\"postgres\" \"\"\n");
+                        + "prometheus_listen_port = " + METRICS_PORT + "\nhealth_listen_port = " + HEALTH_PORT + "\n",
+                "\"postgres\" \"\"\n");
         awaitState("ro", replica, "up", "replica");
         awaitState("ro", primary, "up", "primary");
     }
@@ -188,6 +190,68 @@ class ReplicaLagIT {
         if (maxSeconds < MAX_LAG) {
             assertThat(drained).as("seconds stayed under the limit, whatever the bytes").isFalse();
         }
+    }
+
+    /**
+     * Acceptance 4: HAProxy in front of the replica, weighted by {@code agent-check} against
+     * Sluice's health port. When Sluice drains the replica, HAProxy's weight for it drops to 0
+     * and the session HAProxy already carries to it stays open and keeps working.
+     */
+    @Test
+    void haproxyAgentCheckDrainsTheReplicaAndKeepsItsSessions() throws Exception {
+        assertThat(http("/health/ro")).isEqualTo("200 up");
+        assertThat(http("/health/nosuch")).startsWith("404");
+        org.junit.jupiter.api.Assumptions.assumeTrue(HaproxyProcess.available(), "Debian haproxy");
+        int haPort = io.sluice.testkit.FreePorts.next();
+        String hostLabel = "127.0.0.1:" + replica.port();
+        java.nio.file.Path dir = java.nio.file.Files.createTempDirectory("sluice-haproxy");
+        try (HaproxyProcess ha = HaproxyProcess.start(dir, "defaults\n    mode tcp\n    timeout connect 5s\n"
+                + "    timeout client 60s\n    timeout server 60s\n"
+                + "listen reads\n    bind 127.0.0.1:" + haPort + "\n"
+                + "    server replica " + hostLabel + " weight 100 agent-check agent-addr 127.0.0.1 agent-port "
+                + HEALTH_PORT + " agent-inter 200ms agent-send \"ro " + hostLabel + "\\n\"\n")) {
+            Await.until(Duration.ofSeconds(20), () -> "100".equals(ha.stat("reads", "replica").get("weight")),
+                    "HAProxy weighting the replica 100 from the agent");
+            try (Connection session = Jdbc.connect("127.0.0.1", haPort, "postgres", "postgres", null)) {
+                assertThat(query(session, "select pg_is_in_recovery()::text")).isEqualTo("true");
+                replica.exec("SELECT pg_wal_replay_pause()");
+                AtomicBoolean writing = new AtomicBoolean(true);
+                CompletableFuture<Void> writer = CompletableFuture.runAsync(() -> {
+                    while (writing.get()) {
+                        primary.exec("INSERT INTO ticks DEFAULT VALUES");
+                    }
+                });
+                try {
+                    awaitState("ro", replica, "draining", "replica");
+                    Await.until(Duration.ofSeconds(20), () -> "0".equals(ha.stat("reads", "replica").get("weight")),
+                            "HAProxy's weight for the draining replica dropping to 0");
+                    Map<String, String> stat = ha.stat("reads", "replica");
+                    System.out.println("HAProxy on the draining replica: status " + stat.get("status") + ", weight "
+                            + stat.get("weight") + ", agent said: " + stat.get("agent_desc") + " / "
+                            + stat.get("last_agt") + "; GET /health/ro/" + hostLabel + " -> "
+                            + http("/health/ro/" + hostLabel));
+                    assertThat(http("/health/ro/" + hostLabel)).startsWith("503 draining");
+                    assertThat(query(session, "select pg_is_in_recovery()::text"))
+                            .as("the session HAProxy carried to the replica stays open").isEqualTo("true");
+                } finally {
+                    writing.set(false);
+                    writer.get(30, TimeUnit.SECONDS);
+                    replica.exec("SELECT pg_wal_replay_resume()");
+                }
+                awaitState("ro", replica, "up", "replica");
+                Await.until(Duration.ofSeconds(20), () -> "100".equals(ha.stat("reads", "replica").get("weight")),
+                        "HAProxy weighting the replica 100 again");
+            }
+        }
+    }
+
+    /** {@code GET path} on the health port: status code and body, one line. */
+    private static String http(String path) throws Exception {
+        var req = java.net.http.HttpRequest.newBuilder(java.net.URI.create("http://127.0.0.1:" + HEALTH_PORT + path))
+                .timeout(Duration.ofSeconds(10)).build();
+        var r = java.net.http.HttpClient.newBuilder().version(java.net.http.HttpClient.Version.HTTP_1_1).build()
+                .send(req, java.net.http.HttpResponse.BodyHandlers.ofString());
+        return r.statusCode() + " " + r.body().strip();
     }
 
     private static String metrics() throws Exception {

@@ -28,7 +28,9 @@ class ShowColumnsGoldenTest {
             "POOL_COORDINATOR", "database:25,max_db_conn:20,current:20,reserve_size:20,reserve_used:20,"
                     + "evictions:20,reserve_acq:20,exhaustions:20",
             "PINNED_CLIENTS", "database:25,user:25,client_id:20,addr:25,port:23,server_id:20,remote_pid:23,"
-                    + "reason:25");
+                    + "reason:25",
+            "HOSTS", "database:25,host:25,role:25,state:25,lag_seconds:1700,lag_bytes:20,lag_source:25,"
+                    + "last_check:25,servers_open:23");
 
     private final ConsoleRunner runner = new ConsoleRunner();
 

@@ -101,6 +101,7 @@ class ConfigKeysGoldenTest {
                 "db_reserve_pool_size", "0", "db_reserve_pool_timeout", "0");
         List<ConfigKey> sluice = ConfigKeys.all().stream()
                 .filter(k -> k.origin() == ConfigKey.Origin.SLUICE && !k.name().startsWith("prometheus_")
+                        && !k.name().startsWith("health_")
                         && !k.name().equals("max_pinned_servers")).toList();
         assertThat(sluice).hasSize(8).allSatisfy(k -> {
             assertThat(k.defaultValue()).isEqualTo(expected.get(k.name()));

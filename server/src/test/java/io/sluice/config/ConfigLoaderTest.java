@@ -301,7 +301,7 @@ class ConfigLoaderTest {
         ConfigSnapshot s = TestConfigs.minimal();
         assertThatThrownBy(() -> s.databases().clear()).isInstanceOf(UnsupportedOperationException.class);
         assertThatThrownBy(() -> s.warnings().add("x")).isInstanceOf(UnsupportedOperationException.class);
-        assertThat(List.copyOf(s.showConfigRows())).hasSize(109); // PgBouncer 1.25.2 keys + Sluice keys
+        assertThat(List.copyOf(s.showConfigRows())).hasSize(111); // PgBouncer 1.25.2 keys + Sluice keys
     }
 
     @Test

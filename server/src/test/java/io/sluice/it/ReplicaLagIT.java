@@ -80,15 +80,9 @@ class ReplicaLagIT {
         Await.until(Duration.ofSeconds(10), () -> hostRow("ro", replica).get("servers_open").equals("1"),
                 "the long read running on the replica");
 
-        replica.exec("SELECT pg_wal_replay_pause()");
         long paused = System.nanoTime();
-        AtomicBoolean writing = new AtomicBoolean(true);
-        CompletableFuture<Void> writer = CompletableFuture.runAsync(() -> {
-            while (writing.get()) {
-                primary.exec("INSERT INTO ticks DEFAULT VALUES");
-            }
-        });
-        try {
+        try (longRead) {
+            whileReplayPaused(() -> {
             awaitState("ro", replica, "draining", "replica");
             double drainedAfter = (System.nanoTime() - paused) / 1e9;
             Map<String, String> row = hostRow("ro", replica);
@@ -106,12 +100,8 @@ class ReplicaLagIT {
             assertThat(read.get(30, TimeUnit.SECONDS)).as("the read that was running finishes").startsWith("true ");
             Await.until(Duration.ofSeconds(10), () -> hostRow("ro", replica).get("servers_open").equals("0"),
                     "the drained replica's server closing once released");
-        } finally {
-            writing.set(false);
-            writer.get(30, TimeUnit.SECONDS);
-            longRead.close();
+            });
         }
-        replica.exec("SELECT pg_wal_replay_resume()");
         awaitState("ro", replica, "up", "replica");
         System.out.println("replay resumed: " + hostRow("ro", replica));
         assertThat(readGoesToReplica("ro")).isTrue();
@@ -214,14 +204,7 @@ class ReplicaLagIT {
                     "HAProxy weighting the replica 100 from the agent");
             try (Connection session = Jdbc.connect("127.0.0.1", haPort, "postgres", "postgres", null)) {
                 assertThat(query(session, "select pg_is_in_recovery()::text")).isEqualTo("true");
-                replica.exec("SELECT pg_wal_replay_pause()");
-                AtomicBoolean writing = new AtomicBoolean(true);
-                CompletableFuture<Void> writer = CompletableFuture.runAsync(() -> {
-                    while (writing.get()) {
-                        primary.exec("INSERT INTO ticks DEFAULT VALUES");
-                    }
-                });
-                try {
+                whileReplayPaused(() -> {
                     awaitState("ro", replica, "draining", "replica");
                     Await.until(Duration.ofSeconds(20), () -> "0".equals(ha.stat("reads", "replica").get("weight")),
                             "HAProxy's weight for the draining replica dropping to 0");
@@ -233,15 +216,33 @@ class ReplicaLagIT {
                     assertThat(http("/health/ro/" + hostLabel)).startsWith("503 draining");
                     assertThat(query(session, "select pg_is_in_recovery()::text"))
                             .as("the session HAProxy carried to the replica stays open").isEqualTo("true");
-                } finally {
-                    writing.set(false);
-                    writer.get(30, TimeUnit.SECONDS);
-                    replica.exec("SELECT pg_wal_replay_resume()");
-                }
+                });
                 awaitState("ro", replica, "up", "replica");
                 Await.until(Duration.ofSeconds(20), () -> "100".equals(ha.stat("reads", "replica").get("weight")),
                         "HAProxy weighting the replica 100 again");
             }
+        }
+    }
+
+    interface Body {
+        void run() throws Exception;
+    }
+
+    /** Runs {@code body} while the replica's replay is paused and the primary keeps writing; resumes after. */
+    private static void whileReplayPaused(Body body) throws Exception {
+        replica.exec("SELECT pg_wal_replay_pause()");
+        AtomicBoolean writing = new AtomicBoolean(true);
+        CompletableFuture<Void> writer = CompletableFuture.runAsync(() -> {
+            while (writing.get()) {
+                primary.exec("INSERT INTO ticks DEFAULT VALUES");
+            }
+        });
+        try {
+            body.run();
+        } finally {
+            writing.set(false);
+            writer.get(30, TimeUnit.SECONDS);
+            replica.exec("SELECT pg_wal_replay_resume()");
         }
     }
 

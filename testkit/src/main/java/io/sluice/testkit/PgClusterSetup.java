@@ -33,16 +33,7 @@ final class PgClusterSetup {
         StringBuilder conf = new StringBuilder("\n# added by the sluice testkit\n")
                 .append("fsync = off\nsynchronous_commit = off\nfull_page_writes = off\n");
         extraConfig.forEach(line -> conf.append(line).append('\n'));
-        conf.append("listen_addresses = '").append(c.host());
-        alsoListen.forEach(a -> conf.append(',').append(a));
-        conf.append("'\n")
-                .append("port = ").append(c.port()).append('\n')
-                .append("unix_socket_directories = '").append(c.socketDir()).append("'\n");
-        try {
-            Files.writeString(c.dataDir().resolve("postgresql.conf"), conf, StandardOpenOption.APPEND);
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot extend postgresql.conf", e);
-        }
+        appendListenSettings(c, conf, alsoListen);
         long seconds = Math.max(1, startTimeout.toSeconds());
         // pg_ctl start in the cluster's namespace, if any: the postmaster it forks stays there
         ProcessResult start = asServiceUser(c, startTimeout.plusSeconds(30), c::inNamespace, bin + "/pg_ctl",
@@ -66,20 +57,27 @@ final class PgClusterSetup {
         }
         StringBuilder conf = new StringBuilder("\n# standby, added by the sluice testkit\n");
         extraConfig.forEach(line -> conf.append(line).append('\n'));
-        conf.append("listen_addresses = '").append(c.host()).append("'\n")
-                .append("port = ").append(c.port()).append('\n')
-                .append("unix_socket_directories = '").append(c.socketDir()).append("'\n");
-        try {
-            Files.writeString(c.dataDir().resolve("postgresql.conf"), conf, StandardOpenOption.APPEND);
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot extend postgresql.conf", e);
-        }
+        appendListenSettings(c, conf, List.of());
         ProcessResult start = asServiceUser(c, startTimeout.plusSeconds(30), cmd -> cmd, bin + "/pg_ctl",
                 "-D", c.dataDir().toString(), "-l", c.logFile().toString(), "-w",
                 "-t", Long.toString(Math.max(1, startTimeout.toSeconds())), "start");
         if (!start.ok()) {
             throw new IllegalStateException("standby start failed: " + start.describe() + "\n--- server log ---\n"
                     + c.logText());
+        }
+    }
+
+    /** The listen settings go last, so nothing before them can move the port; then the lines are appended. */
+    private static void appendListenSettings(PgCluster c, StringBuilder conf, List<String> alsoListen) {
+        conf.append("listen_addresses = '").append(c.host());
+        alsoListen.forEach(a -> conf.append(',').append(a));
+        conf.append("'\n")
+                .append("port = ").append(c.port()).append('\n')
+                .append("unix_socket_directories = '").append(c.socketDir()).append("'\n");
+        try {
+            Files.writeString(c.dataDir().resolve("postgresql.conf"), conf, StandardOpenOption.APPEND);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot extend postgresql.conf", e);
         }
     }
 

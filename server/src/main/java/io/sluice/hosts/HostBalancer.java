@@ -61,9 +61,4 @@ public final class HostBalancer<K> {
     public void failed(K pool) {
         cursors.computeIfAbsent(pool, k -> new Cursor()).lastConnectFailed = true;
     }
-
-    /** A pool went away (reload, drop): its cursor goes too. */
-    public void forget(Predicate<K> which) {
-        cursors.keySet().removeIf(which);
-    }
 }

@@ -264,9 +264,10 @@ v = defaultdict(list)
 for line in open(sys.argv[1]):
     stage, auth, kind, metric, value = line.split()
     try:
-        v[(stage, auth, kind, metric)].append(float(value))
-    except ValueError:
-        pass
+        x = float(value)
+    except ValueError:   # "n/a" or "?": a run that could not be measured
+        continue
+    v[(stage, auth, kind, metric)].append(x)
 med = {k: statistics.median(x) for k, x in v.items()}
 def m(*k):
     x = med.get(k); return "n/a" if x is None else f"{x:.2f}" if x < 10 else f"{x:.0f}"

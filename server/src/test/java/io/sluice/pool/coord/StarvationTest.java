@@ -87,10 +87,7 @@ class StarvationTest {
         Pool a = h.pool("a", settings());
         Pool b = h.pool("b", settings());
         h.warm(a, 10);
-        List<TestWaiter> bClients = new ArrayList<>();
-        for (int i = 0; i < 6; i++) {
-            bClients.add(h.checkout(b));
-        }
+        List<TestWaiter> bClients = h.checkouts(b, 6);
         h.vt.advance(100 * MS);
         assertThat(bClients.stream().filter(TestWaiter::served)).hasSize(5);
         assertThat(a.size()).isEqualTo(5);
@@ -135,10 +132,7 @@ class StarvationTest {
         h.vt.advance(60 * S);
 
         Pool b = h.pool("b", settings());
-        List<TestWaiter> bClients = new ArrayList<>();
-        for (int i = 0; i < 4; i++) {
-            bClients.add(h.checkout(b));
-        }
+        List<TestWaiter> bClients = h.checkouts(b, 4);
         h.vt.advance(100 * MS);
 
         assertThat(closedCount(guardedServers)).isZero();

@@ -193,8 +193,9 @@ for name in sys.argv[2:]:
         f = line.split()
         if len(f) >= 6 and f[2].isdigit():
             lat = int(f[2]); rows.append((int(f[4]) * 1_000_000 + int(f[5]) - lat, lat))
-if not rows:
-    print('0 0 0 0 n/a n/a'); sys.exit()
+if not rows:  # say why on stderr (pgbench's own words), and leave the row unmeasured
+    sys.stderr.write("fifo-500: no transactions logged; pgbench said:\n" + open(sys.argv[1]).read()[-600:])
+    print('n/a n/a n/a n/a n/a n/a'); sys.exit()
 lat = sorted(l for _, l in rows)
 q = lambda v, p: v[min(len(v) - 1, int(p * len(v)))]
 windows = {}

@@ -136,7 +136,7 @@ start_pooler() { # $1 kind, $2 auth -> sets port
   port=$(free_port)
   write_ini "$work/$1.ini" "$port" "$2"
   if [ "$1" = pgbouncer ]; then
-    (exec_as_pg "$pgbouncer" -q "$work/$1.ini") & poolers+=($!)
+    (run_pgbouncer -q "$work/$1.ini") & poolers+=($!)
   else
     SLUICE_JAR="$jar" "$here/server/src/main/dist/bin/sluice" -q "$work/$1.ini" & poolers+=($!)
   fi

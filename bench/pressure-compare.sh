@@ -1,6 +1,16 @@
 #!/usr/bin/env bash
-# Pool-pressure benchmark, Sluice vs PgBouncer on one throwaway PostgreSQL, same pgbouncer.ini
-# (only the port differs), trust and SCRAM logins:
+# Pool-pressure benchmark, Sluice vs PgBouncer, same pgbouncer.ini (only the port differs), trust
+# and SCRAM logins to the backend, on two stages:
+#   same-host  PostgreSQL on this host, reached over 127.0.0.1
+#   remote     PostgreSQL in a network namespace of its own, joined to this one by a veth pair,
+#              1 ms round trip (DELAY_US = 500 each way). This kernel has no netem qdisc (tc
+#              answers "Specified qdisc kind is unknown"; nor fq or etf, so no BPF/EDT delay
+#              either: only pfifo, tbf, htb and clsact exist, none of which holds packets for a
+#              fixed time). So the delay is made by bench/delay-relay.c, a small TCP relay inside
+#              the namespace in front of PostgreSQL that holds every byte DELAY_US in each
+#              direction (and a client's first bytes one round trip more, for TCP's handshake);
+#              both poolers go through it alike, and so does the connection-rate measurement.
+# Workloads, per stage and login method:
 #   herd     200 clients start together on a pool of 40, each runs one 10 ms query; cold pool
 #            (no server yet) and warm pool (right after): time until all are answered, backends
 #            created, peak of concurrent connection startups (from PostgreSQL's log), and how long
@@ -9,47 +19,103 @@
 #            filled up under the same load: TPS, p50, p99, p99.9, p99/p50, and local_p99: the p99
 #            of each transaction's latency over the median of those that started in the same
 #            10 ms, which shows queue fairness apart from slow swings of the machine's throughput.
+# The poolers take turns, ROUNDS rounds (default 3); the summary prints each pooler's medians,
+# the Sluice/PgBouncer ratios and, for the cold herd, the ratio to the floor: the shortest time
+# any pooler could answer it given how fast that stage's PostgreSQL accepts new connections.
 # Both poolers get the same warm-up first, so a JVM's cold code is not what gets measured (a
 # pooler in production has run these paths many times): select-only load on one pool and herds
-# on three others (cold, then warm). Loopback only; every run is bounded (-t 1 or -T).
+# on three others (cold, then warm). Every run is bounded (-t 1 or -T). Needs root for the
+# remote stage (ip netns, a C compiler for the relay); STAGES=same-host runs without it.
 #
+#   [ROUNDS=3] [STAGES="same-host remote"] [AUTHS="trust scram-sha-256"] [DELAY_US=500] \
 #   bench/pressure-compare.sh [fifo-seconds]
+# A smoke run: ROUNDS=1 AUTHS=trust bench/pressure-compare.sh 2
 secs=${1:-15}
+rounds=${ROUNDS:-3}
+stages=${STAGES:-same-host remote}
+auths=${AUTHS:-trust scram-sha-256}
+delay_us=${DELAY_US:-500}
 . "$(dirname "$0")/lib.sh"
 pg_port=$(free_port)
 poolers=()
+ns=""; relay_pid=""
 stop_poolers() { for p in "${poolers[@]}"; do kill "$p" 2>/dev/null || true; wait "$p" 2>/dev/null || true; done; poolers=(); }
-trap 'stop_poolers; bench_cleanup' EXIT
+stop_remote() {
+  [ -n "$relay_pid" ] && { kill "$relay_pid" 2>/dev/null || true; wait "$relay_pid" 2>/dev/null || true; }
+  [ -d "$work/rdata" ] && as_pg "$pgbin/pg_ctl" -D "$work/rdata" -m immediate stop >/dev/null 2>&1 || true
+  [ -n "$ns" ] && ip netns del "$ns" 2>/dev/null || true   # takes the veth pair with it
+}
+trap 'stop_poolers; stop_remote; bench_cleanup' EXIT
 
-start_postgres "$pg_port" <<CONF
-max_connections = 300
+pg_conf="max_connections = 300
 log_connections = on
-password_encryption = 'scram-sha-256'
-CONF
-cat > "$work/data/pg_hba.conf" <<HBA
-local all all trust
+password_encryption = 'scram-sha-256'"
+pg_hba="local all all trust
 host all postgres 127.0.0.1/32 trust
-host all all 127.0.0.1/32 scram-sha-256
-HBA
+host all all 127.0.0.1/32 scram-sha-256"
+
+# prepare_db SOCKETDIR PORT [SECRET]: the bench database, pgbench's tables, role bench_scram (with
+# SECRET, the SCRAM secret of the first cluster, so one userlist.txt serves both stages)
+prepare_db() {
+  local q=("$pgbin/psql" -X -qAt -h "$1" -p "$2" -U postgres)
+  if [ -n "${3:-}" ]; then "${q[@]}" -c "create role bench_scram login password '$3'" postgres
+  else "${q[@]}" -c "create role bench_scram login password 'bench-pw'" postgres; fi
+  "${q[@]}" -c "create database bench" postgres
+  "${q[@]}" -c "grant all on database bench to bench_scram" postgres
+  "$pgbin/pgbench" -q -i -s 10 -h "$1" -p "$2" -U postgres bench >/dev/null 2>&1
+  "${q[@]}" -c "grant select on all tables in schema public to bench_scram" bench
+}
+
+start_postgres "$pg_port" <<<"$pg_conf"
+echo "$pg_hba" > "$work/data/pg_hba.conf"
 as_pg "$pgbin/pg_ctl" -D "$work/data" reload >/dev/null
-psql_pg() { "$pgbin/psql" -X -qAt -h 127.0.0.1 -p "$pg_port" -U postgres "$@"; }
-psql_pg -c "create role bench_scram login password 'bench-pw'" postgres
-psql_pg -c "create database bench" postgres
-psql_pg -c "grant all on database bench to bench_scram" postgres
-"$pgbin/pgbench" -q -i -s 10 -h 127.0.0.1 -p "$pg_port" -U postgres bench >/dev/null 2>&1
-psql_pg -c "grant select on all tables in schema public to bench_scram" bench
-scram_secret=$(psql_pg -c "select rolpassword from pg_authid where rolname = 'bench_scram'" postgres)
+prepare_db "$work" "$pg_port"
+scram_secret=$("$pgbin/psql" -X -qAt -h "$work" -p "$pg_port" -U postgres \
+    -c "select rolpassword from pg_authid where rolname = 'bench_scram'" postgres)
 printf '"postgres" ""\n"bench_scram" "%s"\n' "$scram_secret" > "$work/userlist.txt"
 echo 'select pg_sleep(0.01);' > "$work/herd.sql"
+
+# The remote stage: namespace $ns holds a second PostgreSQL (listening on its own loopback, unix
+# socket in $work/rsock for set-up) and the relay on its veth address; link-local /30 addresses
+# (169.254.0.0/16, never 169.254.169.x), so nothing beyond the link is ever addressed.
+start_remote() {
+  cc -O2 -pthread -o "$work/delay-relay" "$here/bench/delay-relay.c"
+  ns="sluice-bench-$$"
+  local sub=$(( $$ % 160 + 2 ))
+  local host_if="sbh$(( $$ % 100000 ))"
+  host_addr="169.254.$sub.1"; remote_addr="169.254.$sub.2"
+  ip netns add "$ns"
+  ip link add "$host_if" type veth peer name eth0 netns "$ns"
+  ip addr add "$host_addr/30" dev "$host_if"; ip link set "$host_if" up
+  ip -n "$ns" addr add "$remote_addr/30" dev eth0; ip -n "$ns" link set eth0 up; ip -n "$ns" link set lo up
+  rpg_port=$(free_port)
+  mkdir -p "$work/rsock"; is_root && chown postgres: "$work/rsock"
+  as_pg "$pgbin/initdb" -D "$work/rdata" -U postgres -A trust >/dev/null
+  { printf "listen_addresses = '127.0.0.1'\nport = %s\nunix_socket_directories = '%s'\nfsync = off\nsynchronous_commit = off\n" \
+      "$rpg_port" "$work/rsock"; echo "$pg_conf"; } >> "$work/rdata/postgresql.conf"
+  echo "$pg_hba" > "$work/rdata/pg_hba.conf"
+  ip netns exec "$ns" setpriv --reuid=postgres --regid=postgres --init-groups -- \
+      "$pgbin/pg_ctl" -D "$work/rdata" -l "$work/rpg.log" -w start >/dev/null
+  prepare_db "$work/rsock" "$rpg_port" "$scram_secret"
+  ip netns exec "$ns" "$work/delay-relay" "$remote_addr" 5432 127.0.0.1 "$rpg_port" "$delay_us" & relay_pid=$!
+  for _ in $(seq 1 50); do (exec 3<>"/dev/tcp/$remote_addr/5432") 2>/dev/null && break; sleep 0.1; done
+}
+
+# use_stage NAME: where the poolers (and the floor measurement) find PostgreSQL, and its log
+use_stage() {
+  stage=$1
+  if [ "$stage" = remote ]; then db_host=$remote_addr; db_port=5432; pglog="$work/rpg.log"
+  else db_host=127.0.0.1; db_port=$pg_port; pglog="$work/pg.log"; fi
+}
 
 write_ini() { # $1 file, $2 port, $3 auth_type
   cat > "$1" <<INI
 [databases]
-bench = host=127.0.0.1 port=$pg_port dbname=bench pool_size=40
-warmup = host=127.0.0.1 port=$pg_port dbname=bench pool_size=10
-warmherd1 = host=127.0.0.1 port=$pg_port dbname=bench pool_size=40
-warmherd2 = host=127.0.0.1 port=$pg_port dbname=bench pool_size=40
-warmherd3 = host=127.0.0.1 port=$pg_port dbname=bench pool_size=40
+bench = host=$db_host port=$db_port dbname=bench pool_size=40
+warmup = host=$db_host port=$db_port dbname=bench pool_size=10
+warmherd1 = host=$db_host port=$db_port dbname=bench pool_size=40
+warmherd2 = host=$db_host port=$db_port dbname=bench pool_size=40
+warmherd3 = host=$db_host port=$db_port dbname=bench pool_size=40
 [pgbouncer]
 listen_addr = 127.0.0.1
 listen_port = $2
@@ -70,7 +136,7 @@ start_pooler() { # $1 kind, $2 auth -> sets port
   port=$(free_port)
   write_ini "$work/$1.ini" "$port" "$2"
   if [ "$1" = pgbouncer ]; then
-    (exec_as_pg "$pgbouncer" -q "$work/$1.ini") & poolers+=($!)
+    (run_pgbouncer -q "$work/$1.ini") & poolers+=($!)
   else
     SLUICE_JAR="$jar" "$here/server/src/main/dist/bin/sluice" -q "$work/$1.ini" & poolers+=($!)
   fi
@@ -83,9 +149,9 @@ start_pooler() { # $1 kind, $2 auth -> sets port
   done
 }
 
-log_mark() { wc -c < "$work/pg.log"; }
+log_mark() { wc -c < "$pglog"; }
 startups() { # $1 = byte offset in pg.log -> "created peak"
-  tail -c +"$(( $1 + 1 ))" "$work/pg.log" | python3 -c '
+  tail -c +"$(( $1 + 1 ))" "$pglog" | python3 -c '
 import re, sys
 ev, ours = [], set()
 for line in sys.stdin:
@@ -127,8 +193,9 @@ for name in sys.argv[2:]:
         f = line.split()
         if len(f) >= 6 and f[2].isdigit():
             lat = int(f[2]); rows.append((int(f[4]) * 1_000_000 + int(f[5]) - lat, lat))
-if not rows:
-    print('0 0 0 0 n/a n/a'); sys.exit()
+if not rows:  # say why on stderr (pgbench's own words), and leave the row unmeasured
+    sys.stderr.write("fifo-500: no transactions logged; pgbench said:\n" + open(sys.argv[1]).read()[-600:])
+    print('n/a n/a n/a n/a n/a n/a'); sys.exit()
 lat = sorted(l for _, l in rows)
 q = lambda v, p: v[min(len(v) - 1, int(p * len(v)))]
 windows = {}
@@ -141,44 +208,95 @@ print(f"{float(m.group(1)) if m else 0:.0f} {q(lat, .5) / 1000:.2f} {q(lat, .99)
 PY
 }
 
-# How fast this PostgreSQL can start backends at all (new connection per transaction, two at a
-# time like the burst gate), and what that means for a herd on a cold pool: with backends
-# arriving at that rate, each running 10 ms queries back to back, when are 200 done?
+# How fast a stage's PostgreSQL starts backends for a client here (new connection per
+# transaction, two at a time like the burst gate, over the stage's path), and what that means for
+# a herd on a cold pool: with backends arriving at that rate, each running 10 ms queries back to
+# back, when are 200 done? Prints the floor in ms.
 echo 'select 1;' > "$work/one.sql"
-conn_tps=$("$pgbin/pgbench" -n -C -c 2 -j 2 -T 3 -f "$work/one.sql" -h 127.0.0.1 -p "$pg_port" -U postgres bench 2>&1 \
-    | sed -n 's/^tps = \([0-9.]*\).*/\1/p')
-python3 - "${conn_tps:-0}" <<'PY'
+floor_ms() {
+  local rate
+  rate=$("$pgbin/pgbench" -n -C -c 2 -j 2 -T 3 -f "$work/one.sql" -h "$db_host" -p "$db_port" -U postgres bench 2>&1 \
+      | sed -n 's/^tps = \([0-9.]*\).*/\1/p')
+  python3 - "${rate:-0}" <<'PY'
 import sys
 rate = float(sys.argv[1])
 if rate <= 0:
-    print("could not measure PostgreSQL's connection rate"); sys.exit()
+    print("n/a"); sys.exit()
 step = 1000 / rate
 free = [0.0] + [step * k for k in range(1, 40)]  # one backend exists from the first login
 for _ in range(200):
     i = min(range(40), key=lambda j: free[j]); free[i] += 10
-print(f"PostgreSQL here: {rate:.0f} new connections/s (one per {step:.1f} ms); no pooler can answer "
-      f"a herd of 200 x 10 ms on a cold pool of 40 in less than ~{max(free):.0f} ms")
+print(f"{max(free):.0f} {rate:.0f}")
 PY
-printf '\n%-10s %-6s %-6s %10s %9s %12s %7s %9s\n' pooler auth pool herd_ms backends peak_startups failed login_ms
-for auth in trust scram-sha-256; do
-  user=postgres; [ "$auth" = trust ] || user=bench_scram
-  for kind in pgbouncer sluice; do
-    start_pooler "$kind" "$auth" "$user"
-    read -r ms created peak failed login < <(herd "$user")
-    printf '%-10s %-6s %-6s %10s %9s %12s %7s %9s\n' "$kind" "${auth%%-*}" cold "$ms" "$created" "$peak" "$failed" "$login"
-    read -r ms created peak failed login < <(herd "$user")
-    printf '%-10s %-6s %-6s %10s %9s %12s %7s %9s\n' "$kind" "${auth%%-*}" warm "$ms" "$created" "$peak" "$failed" "$login"
-    stop_poolers
+}
+
+results="$work/results"; : > "$results"
+record() { echo "$*" >> "$results"; }   # stage auth pooler metric value
+
+for st in $stages; do
+  [ "$st" = remote ] && start_remote
+  use_stage "$st"
+  read -r floor rate < <(floor_ms)
+  echo "stage $stage: PostgreSQL accepts ${rate:-?} new connections/s from here; no pooler can answer a herd" \
+       "of 200 x 10 ms on a cold pool of 40 in less than ~${floor:-?} ms"
+  record "$stage - floor herd_ms ${floor:-n/a}"
+  for round in $(seq 1 "$rounds"); do
+    for auth in $auths; do
+      user=postgres; [ "$auth" = trust ] || user=bench_scram
+      for kind in pgbouncer sluice; do   # interleaved: each round runs both, same order
+        start_pooler "$kind" "$auth" "$user"
+        for temp in cold warm; do
+          read -r ms created peak failed login < <(herd "$user")
+          for m in ms created peak failed login; do record "$stage ${auth%%-*} $kind ${temp}_$m ${!m}"; done
+        done
+        read -r tps p50 p99 p999 ratio local < <(fifo "$user")
+        for m in tps p50 p99 p999 ratio local; do record "$stage ${auth%%-*} $kind fifo_$m ${!m}"; done
+        stop_poolers
+        echo "round $round/$rounds $stage ${auth%%-*} $kind done" >&2
+      done
+    done
   done
 done
 
-printf '\n%-10s %-6s %8s %8s %8s %8s %8s %9s\n' pooler auth tps p50_ms p99_ms p999_ms p99/p50 local_p99
-for auth in trust scram-sha-256; do
-  user=postgres; [ "$auth" = trust ] || user=bench_scram
-  for kind in pgbouncer sluice; do
-    start_pooler "$kind" "$auth" "$user"
-    read -r tps p50 p99 p999 ratio local < <(fifo "$user")
-    printf '%-10s %-6s %8s %8s %8s %8s %8s %9s\n' "$kind" "${auth%%-*}" "$tps" "$p50" "$p99" "$p999" "$ratio" "$local"
-    stop_poolers
-  done
-done
+python3 - "$results" <<'PY'
+import statistics, sys
+from collections import defaultdict
+v = defaultdict(list)
+for line in open(sys.argv[1]):
+    stage, auth, kind, metric, value = line.split()
+    try:
+        x = float(value)
+    except ValueError:   # "n/a" or "?": a run that could not be measured
+        continue
+    v[(stage, auth, kind, metric)].append(x)
+med = {k: statistics.median(x) for k, x in v.items()}
+def m(*k):
+    x = med.get(k); return "n/a" if x is None else f"{x:.2f}" if x < 10 else f"{x:.0f}"
+def r(a, b):
+    return "n/a" if a is None or b in (None, 0) else f"{a / b:.2f}"
+stages = sorted({k[0] for k in v}, key=lambda s: s != "same-host")
+auths = sorted({k[1] for k in v if k[1] != "-"})
+n = max((len(x) for x in v.values()), default=0)
+def table(title, cols, width, ratios):
+    print(f"\n{title} (medians of {n} rounds)")
+    print(f"{'stage':10} {'auth':6} {'pooler':10} " + " ".join(f"{t:>{width}}" for _, t in cols))
+    for s in stages:
+        for a in auths:
+            for kind in ("pgbouncer", "sluice"):
+                print(f"{s:10} {a:6} {kind:10} " + " ".join(f"{m(s, a, kind, c):>{width}}" for c, _ in cols))
+            print(f"{s:10} {a:6} {'ratios':10} " + ratios(s, a))
+def sp(s, a, c):  # Sluice over PgBouncer
+    return r(med.get((s, a, "sluice", c)), med.get((s, a, "pgbouncer", c)))
+def herd_ratios(s, a):
+    floor = med.get((s, "-", "floor", "herd_ms"))
+    return (f"cold sluice/pgbouncer {sp(s, a, 'cold_ms')}, sluice/floor {r(med.get((s, a, 'sluice', 'cold_ms')), floor)}, "
+            f"pgbouncer/floor {r(med.get((s, a, 'pgbouncer', 'cold_ms')), floor)} (floor {floor} ms); "
+            f"backends sluice/pgbouncer {sp(s, a, 'cold_created')}; warm sluice/pgbouncer {sp(s, a, 'warm_ms')}")
+fifo = [("fifo_tps", "tps"), ("fifo_p50", "p50 ms"), ("fifo_p99", "p99 ms"), ("fifo_p999", "p99.9 ms"),
+        ("fifo_ratio", "p99/p50"), ("fifo_local", "local_p99")]
+table("herd, 200 x 10 ms on a pool of 40",
+      [("cold_ms", "herd cold ms"), ("cold_created", "backends"), ("cold_peak", "peak startups"),
+       ("cold_failed", "failed"), ("cold_login", "login ms"), ("warm_ms", "herd warm ms")], 13, herd_ratios)
+table("fifo-500, 500 clients on a pool of 40", fifo, 10,
+      lambda s, a: " ".join(f"{sp(s, a, c):>10}" for c, _ in fifo))
+PY

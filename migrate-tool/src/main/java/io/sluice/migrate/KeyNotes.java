@@ -31,10 +31,12 @@ final class KeyNotes {
     private static final Map<String, Note> MEANINGS = Map.of(
             "max_db_connections", new Note(Severity.WARNING,
                     "with a value > 0 Sluice runs a per-database coordinator: a new server connection needs a "
-                    + "database-wide permit; when the database is full Sluice may close an idle connection "
-                    + "older than min_connection_lifetime in another user's pool of the same database "
-                    + "(PgBouncer never does this) and waits at most reserve_pool_timeout for a permit before "
-                    + "the client gets \"all server connections to database '...' are in use\""),
+                    + "database-wide permit; when the database is full Sluice closes an idle connection of "
+                    + "another user's pool of the same database, as PgBouncer does, but only from a pool at "
+                    + "least two connections bigger than the one that needs it or idle for "
+                    + "min_connection_lifetime, never below min_guaranteed_pool_size; with db_reserve_pool_timeout "
+                    + "set it waits that long for a permit before the client gets \"all server connections to "
+                    + "database '...' are in use\""),
             "min_pool_size", new Note(Severity.INFO,
                     "best effort in Sluice: pools are topped up every retain_connections_time and only when a "
                     + "connect slot (scaling_max_parallel_creates) is free, so under load it may lag"),

@@ -28,8 +28,9 @@ final class PressureBlock {
                 + "/ (10 x pools); `sluice-migrate check` computes both.");
         KEYS.put("retain_connections_time", "Seconds between background cycles that top pools up to "
                 + "min_pool_size and hand reserve permits back.");
-        KEYS.put("min_connection_lifetime", "With max_db_connections: an idle connection younger than this "
-                + "is never closed to make room for another user's pool.");
+        KEYS.put("min_connection_lifetime", "With max_db_connections: a pool at most one connection bigger "
+                + "than the one that needs room keeps an idle connection until it has been idle this long "
+                + "(a pool two or more bigger gives one up at once, as PgBouncer does).");
         KEYS.put("min_guaranteed_pool_size", "With max_db_connections: connections per user pool that are "
                 + "never evicted for another user's pool.");
     }

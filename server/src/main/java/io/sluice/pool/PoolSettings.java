@@ -23,7 +23,8 @@ package io.sluice.pool;
  * @param maxDbConnections         max_db_connections of the database; 0 = no limit
  * @param maxUserConnections       max_user_connections of the user; 0 = no limit
  * @param minGuaranteedPoolSize    min_guaranteed_pool_size: connections a coordinator never evicts
- * @param minConnectionLifetime    min_connection_lifetime: younger connections are never evicted
+ * @param minConnectionLifetime    min_connection_lifetime: idle time after its last use before a connection
+ *                                 may go to a pool that is not smaller than its own by two or more
  * @param dbReservePoolSize        db_reserve_pool_size: the coordinator's reserve above max_db_connections
  * @param dbReservePoolTimeout     db_reserve_pool_timeout: coordinator wait budget; 0 = the client's query_wait_timeout
  */
@@ -50,7 +51,11 @@ public record PoolSettings(
         int dbReservePoolSize,
         long dbReservePoolTimeout) {
 
-    /** Connections of this pool a coordinator never evicts: max(min_pool_size, min_guaranteed_pool_size). */
+    /**
+     * Below this size a pool is starving and wins the coordinator's reserve:
+     * max(min_pool_size, min_guaranteed_pool_size). Only min_guaranteed_pool_size also shields
+     * connections from eviction (min_pool_size does not, as in PgBouncer).
+     */
     public int effectiveMinimum() {
         return Math.max(minPoolSize, minGuaranteedPoolSize);
     }

@@ -142,7 +142,12 @@ class CoordinatorIT {
 
     /** This database's SHOW POOL_COORDINATOR row, column name to value, read with psql. */
     static Map<String, String> coordinator() {
-        ProcessResult r = ProcessRunner.of("psql", "-X", "-A", "-h", "127.0.0.1", "-p", String.valueOf(sluice.port),
+        return row(sluice.port, db);
+    }
+
+    /** Database {@code db}'s SHOW POOL_COORDINATOR row of the Sluice on {@code port}. */
+    static Map<String, String> row(int port, String db) {
+        ProcessResult r = ProcessRunner.of("psql", "-X", "-A", "-h", "127.0.0.1", "-p", String.valueOf(port),
                 "-U", "postgres", "-d", "pgbouncer", "-c", "show pool_coordinator").run();
         assertThat(r.exitCode()).as(r.describe()).isZero();
         String[] lines = r.stdout().split("\n");

@@ -1,6 +1,7 @@
 package io.sluice.pool.coord;
 
 import io.sluice.pool.Permit;
+import io.sluice.pool.PoolKey;
 import io.sluice.util.Clock;
 import io.sluice.util.Scheduler;
 import io.sluice.util.Scheduler.Cancellable;
@@ -15,9 +16,11 @@ import java.util.Set;
  * a pool asks only when it is about to connect, from inside a burst-gate slot
  * ({@link #tryAcquire}, phase A). When that fails the pool releases the slot and calls
  * {@link #acquire}, which walks R (reserve-first via the arbiter), B (evict an idle connection of
- * the slowest neighbour that is older than min_connection_lifetime and above its effective
- * minimum), C (wait for a neighbour's permit release or idle return, cheap acquire before
- * eviction on every wake), D (ranked reserve retry) and E (the "in use" error).
+ * the slowest neighbour above its min_guaranteed_pool_size: at once when that neighbour holds at
+ * least two more connections than the requester, as PgBouncer evicts at once; otherwise once the
+ * connection has idled min_connection_lifetime since its last use), C (wait for a neighbour's
+ * permit release or idle return, cheap acquire before eviction on every wake), D (ranked reserve
+ * retry) and E (the "in use" error).
  *
  * <p>Wakes are deferred to the next engine-loop turn and coalesced, so an evicting caller always
  * takes the permit it just freed before any waiter sees it. Engine thread only.
@@ -170,6 +173,34 @@ public final class Coordinator {
 
     // ------------------------------------------------------------------ events from the pools
 
+    /**
+     * A pool holding {@code ownerSize} connections got one back. If a neighbour at least two
+     * connections smaller waits for a permit (and could connect now), that connection is evicted
+     * on the spot ({@code close} releases its permit) and the permit goes to the oldest such
+     * waiter. Without this a busy pool's returns all go to its own queued clients and never sit
+     * idle, so phase B finds nothing to evict while the neighbour starves. True when it was taken.
+     */
+    public boolean takeReturnedForStarving(PoolKey owner, int ownerSize, Runnable close) {
+        for (PermitRequest r : waiting) {
+            if (r.live() && !r.requester.key().equals(owner) && ownerSize > r.requester.poolSize() + 1
+                    && r.requester.canConnectNow()) {
+                Permit free = tryAcquire();                 // a free permit first: nobody is evicted
+                if (free != null) {
+                    grant(r, free);
+                    return false;
+                }
+                close.run();
+                evictionCount++;
+                Permit p = tryAcquire();
+                if (p != null) {
+                    grant(r, p);
+                }
+                return true;
+            }
+        }
+        return false;
+    }
+
     /** A connection went back to an idle queue of this database: a neighbour's spare may have grown. */
     public void connectionReturned() {
         requestWake();
@@ -240,7 +271,7 @@ public final class Coordinator {
         armFloorTimer();
     }
 
-    /** Wakes the waiters when the next idle neighbour connection passes min_connection_lifetime. */
+    /** Wakes the waiters when the next idle neighbour connection has idled min_connection_lifetime. */
     private void armFloorTimer() {
         waiting.removeIf(r -> !r.live());
         if (waiting.isEmpty()) {

@@ -9,15 +9,17 @@ import java.util.List;
  */
 public interface EvictionSource {
     /**
-     * Pools of {@code database} other than {@code requester} that hold an idle connection at
-     * least {@code minLifetimeNanos} old and more connections than their effective minimum,
-     * best victim first: p95 transaction time descending, then spare above the minimum descending.
+     * Pools of {@code database} other than {@code requester} that hold more connections than
+     * their min_guaranteed_pool_size and an idle connection eligible for the requester (the pool
+     * is at least two connections bigger than the requester's, or the connection has been idle
+     * {@code minLifetimeNanos} since its last use), best victim first: p95 transaction time
+     * descending, then spare above the minimum descending.
      */
     List<Candidate> candidates(String database, PoolKey requester, long minLifetimeNanos);
 
     /**
      * The earliest instant (clock nanos) at which an idle connection of another pool of
-     * {@code database} becomes old enough to evict, or {@link Long#MAX_VALUE} if none will.
+     * {@code database} will have idled {@code minLifetimeNanos}, or {@link Long#MAX_VALUE} if none will.
      */
     long nextEligibleAt(String database, PoolKey requester, long minLifetimeNanos);
 
@@ -28,7 +30,7 @@ public interface EvictionSource {
         /** Cached p95 transaction time in nanos (-1 without samples). */
         long p95();
 
-        /** Connections above the pool's effective minimum. */
+        /** Connections above the pool's min_guaranteed_pool_size. */
         int spare();
 
         /** Closes one eligible idle connection (its permit is released synchronously); false if none is left. */

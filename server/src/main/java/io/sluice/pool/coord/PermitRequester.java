@@ -19,6 +19,9 @@ public interface PermitRequester {
     /** Its pool is below its effective minimum (wins the reserve arbiter). */
     boolean starving();
 
+    /** Connections its pool holds (all states, connects included). */
+    int poolSize();
+
     /** Clients waiting in its pool (second key of the arbiter's ranking). */
     int queuedClients();
 

@@ -14,12 +14,21 @@ import java.util.WeakHashMap;
 import java.util.function.Supplier;
 
 /**
- * Adapter from the coordinator's {@link EvictionSource} port to the live pools: candidates are
- * the other pools of the database with more connections than their effective minimum
- * ({@code max(min_pool_size, min_guaranteed_pool_size)}) and an idle connection at least
- * min_connection_lifetime old; the victim of a pool is its longest-idle eligible connection.
- * p95 is read once per stats cycle (15 s) per pool, so ranking does not rescan histograms.
- * Engine thread only.
+ * Adapter from the coordinator's {@link EvictionSource} port to the live pools. A pool other than
+ * the requester may lose an idle connection when it holds more than its
+ * {@code min_guaranteed_pool_size}, and the connection is eligible when either
+ * <ul>
+ * <li>the pool holds at least two more connections than the requester (a move toward an even
+ *     split: PgBouncer would evict here at once, so Sluice does too, at any age), or</li>
+ * <li>the connection has sat idle at least min_connection_lifetime (counted from its last use,
+ *     not its birth: a pool that went idle stops shielding its connections that long after its
+ *     last transaction, whenever it started).</li>
+ * </ul>
+ * Moves of the first kind only ever narrow the gap between two pools, so they cannot ping-pong;
+ * the floor guards the other moves, which could. {@code min_pool_size} shields nothing, as in
+ * PgBouncer (it stays a replenish target). The victim of a pool is its longest-idle eligible
+ * connection. p95 is read once per stats cycle (15 s) per pool, so ranking does not rescan
+ * histograms. Engine thread only.
  */
 public final class PoolEvictionSource implements EvictionSource {
     /** The stats cycle: how long a pool's cached p95 is used for ranking. */
@@ -42,14 +51,15 @@ public final class PoolEvictionSource implements EvictionSource {
     @Override
     public List<Candidate> candidates(String database, PoolKey requester, long minLifetimeNanos) {
         long now = clock.nanoTime();
+        List<Pool> all = pools.get();
+        Eligibility rule = new Eligibility(requesterSize(all, requester), minLifetimeNanos);
         List<Candidate> out = new ArrayList<>();
-        for (Pool p : pools.get()) {
-            if (!p.key().database().equals(database) || p.key().equals(requester) || p.isClosed()) {
+        for (Pool p : all) {
+            if (!isNeighbour(p, database, requester)) {
                 continue;
             }
-            int spare = p.size() - p.settings().effectiveMinimum();
-            if (spare > 0 && victim(p, minLifetimeNanos, now) != null) {
-                out.add(new PoolCandidate(p, p95(p, now), spare, minLifetimeNanos));
+            if (victim(p, rule, now) != null) {
+                out.add(new PoolCandidate(p, p95(p, now), spare(p), rule));
             }
         }
         out.sort(ORDER);
@@ -61,18 +71,35 @@ public final class PoolEvictionSource implements EvictionSource {
         long now = clock.nanoTime();
         long at = Long.MAX_VALUE;
         for (Pool p : pools.get()) {
-            if (!p.key().database().equals(database) || p.key().equals(requester) || p.isClosed()
-                    || p.size() <= p.settings().effectiveMinimum()) {
+            if (!isNeighbour(p, database, requester) || spare(p) <= 0) {
                 continue;
             }
             for (PooledServer s : p.idleServers()) {
-                long eligible = s.createdAt() + minLifetimeNanos;
+                long eligible = s.lastReturnedAt() + minLifetimeNanos;
                 if (eligible > now) {
                     at = Math.min(at, eligible);
                 }
             }
         }
         return at;
+    }
+
+    private static boolean isNeighbour(Pool p, String database, PoolKey requester) {
+        return p.key().database().equals(database) && !p.key().equals(requester) && !p.isClosed();
+    }
+
+    /** Connections the coordinator may take from {@code p}: all above min_guaranteed_pool_size. */
+    static int spare(Pool p) {
+        return p.size() - p.settings().minGuaranteedPoolSize();
+    }
+
+    private static int requesterSize(List<Pool> all, PoolKey requester) {
+        for (Pool p : all) {
+            if (p.key().equals(requester)) {
+                return p.size();
+            }
+        }
+        return 0;
     }
 
     private long p95(Pool p, long now) {
@@ -84,10 +111,20 @@ public final class PoolEvictionSource implements EvictionSource {
         return cached[0];
     }
 
-    /** The longest-idle connection old enough to evict (idle snapshots are longest idle first), or null. */
-    static PooledServer victim(Pool p, long minLifetimeNanos, long now) {
+    /** When an idle connection of a neighbour may go to a requester of {@code requesterSize} connections. */
+    record Eligibility(int requesterSize, long minLifetimeNanos) {
+        boolean allows(Pool owner, PooledServer s, long now) {
+            return owner.size() > requesterSize + 1 || s.idleFor(now) >= minLifetimeNanos;
+        }
+    }
+
+    /** The longest-idle eligible connection of {@code p} (idle snapshots are longest idle first), or null. */
+    static PooledServer victim(Pool p, Eligibility rule, long now) {
+        if (spare(p) <= 0) {
+            return null;
+        }
         for (PooledServer s : p.idleServers()) {
-            if (s.state() == ServerState.IDLE && s.age(now) >= minLifetimeNanos) {
+            if (s.state() == ServerState.IDLE && rule.allows(p, s, now)) {
                 return s;
             }
         }
@@ -98,13 +135,13 @@ public final class PoolEvictionSource implements EvictionSource {
         private final Pool pool;
         private final long p95;
         private final int spare;
-        private final long minLifetime;
+        private final Eligibility rule;
 
-        PoolCandidate(Pool pool, long p95, int spare, long minLifetime) {
+        PoolCandidate(Pool pool, long p95, int spare, Eligibility rule) {
             this.pool = pool;
             this.p95 = p95;
             this.spare = spare;
-            this.minLifetime = minLifetime;
+            this.rule = rule;
         }
 
         @Override
@@ -124,10 +161,7 @@ public final class PoolEvictionSource implements EvictionSource {
 
         @Override
         public boolean evictOne() {
-            if (pool.size() <= pool.settings().effectiveMinimum()) {
-                return false;
-            }
-            PooledServer s = victim(pool, minLifetime, clock.nanoTime());
+            PooledServer s = victim(pool, rule, clock.nanoTime());
             if (s == null) {
                 return false;
             }

@@ -127,9 +127,9 @@ final class Checkout {
         if (noWait) {
             phase = Phase.GATE;
             if (!tryCreate()) {
-                fail(Pool.waitTimeout());
+                fail(Failures.waitTimeout());
             }
-        } else if (WarmGate.isCold(pool.size(), pool.settings())) {
+        } else if (WarmGate.isCold(pool.size(), pool.settings()) || pool.growth().takeOwed(pool)) {
             phase5();
         } else {
             spinsLeft = pool.settings().fastRetries();
@@ -178,6 +178,14 @@ final class Checkout {
         pool.counters().anticipationTimeout();
         anticipationTimedOut = true;
         phase5();
+    }
+
+    /** {@link DemandGrowth}: returns do not keep up with demand, so stop waiting for one and connect. */
+    void stopAnticipating() {
+        if (phase == Phase.HANDOFF) {
+            handoffTimer.cancel();
+            phase5();
+        }
     }
 
     /** A returned connection chosen for this checkout (it already left the handoff queue). */
@@ -279,7 +287,7 @@ final class Checkout {
             case STARTED:
                 return true;
             case CLOSED:
-                fail(Pool.closedFailure());
+                fail(Failures.closed());
                 return true;
             case DB_FULL:
                 waitForPermit();
@@ -314,7 +322,7 @@ final class Checkout {
         }
         switch (pool.creator().startWithPermit(this, permit)) {
             case STARTED -> { }
-            case CLOSED -> fail(Pool.closedFailure());
+            case CLOSED -> fail(Failures.closed());
             default -> phase5();
         }
     }
@@ -374,7 +382,7 @@ final class Checkout {
 
     private void onDeadline() {
         if (phase != Phase.DONE) {
-            fail(Pool.waitTimeout());
+            fail(Failures.waitTimeout());
         }
     }
 

@@ -62,7 +62,7 @@ final class Creator {
 
     /** What such a request is told (PgBouncer 1.25's words, with the cached error). */
     CheckoutFailure fastFailure() {
-        return new CheckoutFailure(CheckoutFailure.Kind.CONNECT_FAILED, Pool.WAIT_TIMEOUT_SQLSTATE,
+        return new CheckoutFailure(CheckoutFailure.Kind.CONNECT_FAILED, Failures.WAIT_TIMEOUT_SQLSTATE,
                 "server login has been failing, cached error: " + loginRetry.message() + " (server_login_retry)");
     }
 

@@ -35,6 +35,11 @@ final class PermitWait implements PermitRequester {
     }
 
     @Override
+    public int poolSize() {
+        return pool.size();
+    }
+
+    @Override
     public int queuedClients() {
         return pool.waitingClients();
     }

@@ -39,9 +39,9 @@ import java.util.Set;
  * engine thread run before it. The spinner is not in the handoff queue meanwhile, so it picks
  * up a connection only if no older waiter took it first (FIFO holds).
  *
- * <p>Return path: a released connection goes to the oldest live waiter in the handoff queue,
- * else to the idle tail. Connects are started for a checkout and the new connection goes to
- * that checkout (or back through the return path if it no longer waits).
+ * <p>Return path: a released connection goes to the oldest live waiter in the handoff queue (and
+ * the pool grows, {@link DemandGrowth}), else to the idle tail. Connects are started for a
+ * checkout; the new connection goes to it (or back through the return path).
  *
  * <p>Coordinator mode (max_db_connections &gt; 0): the pool shares a {@link Coordinator} with
  * the other user pools of its database. A connect needs a database permit taken inside a free
@@ -51,8 +51,6 @@ import java.util.Set;
  * coordinator (its phase C wake-ups).
  */
 public final class Pool {
-    static final String WAIT_TIMEOUT_SQLSTATE = "08P01";
-
     /** Outcome of an attempt to start a connect. */
     public enum CreateStart { STARTED, POOL_FULL, LOGIN_RETRY, GATE_BUSY, LIMIT, DB_FULL, CLOSED }
 
@@ -72,6 +70,7 @@ public final class Pool {
     private final TransactionLatency latency = new TransactionLatency();
     private final ScalingCounters counters = new ScalingCounters();
     private final Anticipation anticipation;
+    private final DemandGrowth growth = new DemandGrowth();
     private final Recycler recycler = new Recycler(this);
     private final Creator creator;
     private final Coordinator coordinator;
@@ -109,7 +108,7 @@ public final class Pool {
     /** Asks for a server; {@code waiter} later gets exactly one of granted/failed (none if it dies). */
     public void checkout(Waiter waiter) {
         if (closed) {
-            waiter.failed(closedFailure());
+            waiter.failed(Failures.closed());
             return;
         }
         new Checkout(this, waiter, now(), settings.queryWaitTimeout()).start();
@@ -137,7 +136,7 @@ public final class Pool {
         for (PooledServer s : places.idle().snapshot()) {
             closeServer(s, reason);
         }
-        failWaiting(new CheckoutFailure(CheckoutFailure.Kind.CLOSED, WAIT_TIMEOUT_SQLSTATE, reason));
+        failWaiting(new CheckoutFailure(CheckoutFailure.Kind.CLOSED, Failures.WAIT_TIMEOUT_SQLSTATE, reason));
     }
 
     /** Answers every waiting checkout with {@code failure} (SHUTDOWN WAIT_FOR_SERVERS, a login nobody can pass). */
@@ -290,18 +289,13 @@ public final class Pool {
         return creator;
     }
 
+    DemandGrowth growth() {
+        return growth;
+    }
+
     Recycler recycler() {
         return recycler;
     }
-
-    static CheckoutFailure waitTimeout() {
-        return new CheckoutFailure(CheckoutFailure.Kind.WAIT_TIMEOUT, WAIT_TIMEOUT_SQLSTATE, "query_wait_timeout");
-    }
-
-    static CheckoutFailure closedFailure() {
-        return new CheckoutFailure(CheckoutFailure.Kind.CLOSED, WAIT_TIMEOUT_SQLSTATE, "pool is closed");
-    }
-
 
     /** Why {@code s} must not be reused, or null. */
     String staleReason(PooledServer s, long now) {
@@ -373,9 +367,13 @@ public final class Pool {
             return;
         }
         s.markReturned(now);
+        if (coordinator != null && coordinator.takeReturnedForStarving(key, size() + 1, () -> closeServer(s, "evicted"))) {
+            return;
+        }
         Checkout next = handoff.pollLive(Checkout::acceptsHandoff);
         if (next != null) {
             next.deliverHandoff(s);
+            growth.afterHandoff(this, handoff.peekLive(Checkout::acceptsHandoff));
             return;
         }
         // Nobody waits: a reserve connection (or one above a pool_size lowered by reload) goes

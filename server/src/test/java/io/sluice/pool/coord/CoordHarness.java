@@ -49,13 +49,19 @@ final class CoordHarness {
         return w;
     }
 
-    /** Opens {@code n} connections in {@code p} and parks them idle. */
-    List<FakeServerHandle> warm(Pool p, int n) {
-        int before = connector.handles.size();
+    /** {@code n} checkouts of {@code p}, in order. */
+    List<TestWaiter> checkouts(Pool p, int n) {
         List<TestWaiter> ws = new ArrayList<>();
         for (int i = 0; i < n; i++) {
             ws.add(checkout(p));
         }
+        return ws;
+    }
+
+    /** Opens {@code n} connections in {@code p} and parks them idle. */
+    List<FakeServerHandle> warm(Pool p, int n) {
+        int before = connector.handles.size();
+        List<TestWaiter> ws = checkouts(p, n);
         vt.runAll(10 * S);
         for (TestWaiter w : ws) {
             assertThat(w.served()).isTrue();

@@ -224,9 +224,10 @@ if rate <= 0:
     print("n/a"); sys.exit()
 step = 1000 / rate
 free = [0.0] + [step * k for k in range(1, 40)]  # one backend exists from the first login
+done = 0.0  # when the last query ends: backends that never get a query do not count
 for _ in range(200):
-    i = min(range(40), key=lambda j: free[j]); free[i] += 10
-print(f"{max(free):.0f} {rate:.0f}")
+    i = min(range(40), key=lambda j: free[j]); free[i] += 10; done = max(done, free[i])
+print(f"{done:.0f} {rate:.0f}")
 PY
 }
 

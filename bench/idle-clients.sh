@@ -57,13 +57,8 @@ for pooler in pgbouncer sluice; do
   port=$(free_port)
   MAX_CLIENT_CONN=$((n + 100)) pgbench_ini "$port" > "$work/$pooler.ini"
   is_root && chown postgres: "$work"/*.ini "$work/userlist.txt"
-  if [ $pooler = pgbouncer ]; then
-    (run_pgbouncer -q "$work/$pooler.ini") & pids+=($!)
-  else
-    SLUICE_JAR="$jar" "$here/server/src/main/dist/bin/sluice" -q "$work/$pooler.ini" & pids+=($!)
-  fi
-  wait_port "$port"
-  pid=$(ss -Hltnp "sport = :$port" | sed -n 's/.*pid=\([0-9]*\).*/\1/p' | head -1)
+  start_pooler "$pooler" "$work/$pooler.ini" "$port"
+  pid=$pooler_pid
   measure "$pooler" "$pid" "$port"
   kill "$pid" 2>/dev/null || true
 done

@@ -59,13 +59,8 @@ for pooler in pgbouncer sluice; do
   port[$pooler]=$(free_port)
   pgbench_ini "${port[$pooler]}" > "$work/$pooler.ini"
   is_root && chown postgres: "$work"/*.ini "$work/userlist.txt"
-  if [ $pooler = pgbouncer ]; then
-    (run_pgbouncer -q "$work/$pooler.ini") & pids+=($!)
-  else
-    SLUICE_JAR="$jar" "$here/server/src/main/dist/bin/sluice" -q "$work/$pooler.ini" & pids+=($!)
-  fi
-  wait_port "${port[$pooler]}"
-  pid[$pooler]=$(ss -Hltnp "sport = :${port[$pooler]}" | sed -n 's/.*pid=\([0-9]*\).*/\1/p' | head -1)
+  start_pooler "$pooler" "$work/$pooler.ini" "${port[$pooler]}"
+  pid[$pooler]=$pooler_pid
   python3 "$work/big.py" "${port[$pooler]}" 64 >/dev/null   # warm the large-row path once
 done
 

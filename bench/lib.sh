@@ -51,6 +51,21 @@ start_postgres() {
   as_pg "$pgbin/pg_ctl" -D "$work/data" -l "$work/pg.log" -w start >/dev/null
 }
 
+# listening_pid PORT: the pid of the process listening on PORT (the JVM, not Sluice's launcher)
+listening_pid() { ss -Hltnp "sport = :$1" | sed -n 's/.*pid=\([0-9]*\).*/\1/p' | head -1; }
+
+# start_pooler pgbouncer|sluice INI PORT: starts that pooler on INI, waits until it listens on PORT
+# and sets pooler_pid to the listening process
+start_pooler() {
+  if [ "$1" = pgbouncer ]; then
+    (run_pgbouncer -q "$2") & pids+=($!)
+  else
+    SLUICE_JAR="$jar" "$here/server/src/main/dist/bin/sluice" -q "$2" & pids+=($!)
+  fi
+  wait_port "$3"
+  pooler_pid=$(listening_pid "$3")
+}
+
 # wait_port PORT: until something accepts on 127.0.0.1:PORT (at most 15 s)
 wait_port() {
   for _ in $(seq 1 150); do (exec 3<>/dev/tcp/127.0.0.1/"$1") 2>/dev/null && return 0; sleep 0.1; done

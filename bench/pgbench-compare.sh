@@ -46,7 +46,7 @@ for p in "${ports[@]}"; do wait_port "$p"; done
 # per transaction is the pooler's cost, which the machine's noise disturbs less than TPS
 pooler_pids=()
 for p in "${ports[@]}"; do
-  pooler_pids+=("$(ss -Hltnp "sport = :$p" | sed -n 's/.*pid=\([0-9]*\).*/\1/p' | head -1)")
+  pooler_pids+=("$(listening_pid "$p")")
 done
 cpu_ticks() { awk '{print $14 + $15}' "/proc/$1/stat"; }
 tick_us=$(( 1000000 / $(getconf CLK_TCK) ))

@@ -107,8 +107,7 @@ public final class SluiceServer implements SessionContext {
         String socketDir = config.unixSocketDir();
         this.hosts = new HostRouting(() -> routing, scramKeys, authLookups::queriedSecret);
         this.connector = new NettyServerConnector(loop, transport, hosts::next, socketDir, this::serverCreated,
-                tls::server, () -> sessionSettings.logConnections(),
-                () -> TcpTuning.from(routing.config().settings()));
+                tls::server, () -> sessionSettings.logConnections(), this::tcpTuning);
         this.dedicated = new DedicatedServers(connector, poolEvents);
         this.replicas = new ReplicaChecking(this, connector, hosts);
         hosts.serviceCheck(replicas::inService);
@@ -125,8 +124,7 @@ public final class SluiceServer implements SessionContext {
         ConfigSnapshot c = routing.config();
         var s = c.settings();
         listeners.bind(c.listenAddrs(), c.listenPort(), s.intValue("listen_backlog"), s.flag("so_reuseport"),
-                () -> TcpTuning.from(routing.config().settings()),
-                c.unixSocketDir(), c.unixSocketMode(), s.string("unix_socket_group"), this::accepted);
+                this::tcpTuning, c.unixSocketDir(), c.unixSocketMode(), s.string("unix_socket_group"), this::accepted);
         openForcedUserPools();
         loop.scheduleAtFixedRate(this::tick, 1, 1, TimeUnit.SECONDS);
         replicas.start();
@@ -136,9 +134,14 @@ public final class SluiceServer implements SessionContext {
             health = HealthEndpoint.startIfConfigured(this, group, transport);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            throw new IOException("interrupted binding the metrics endpoint", e);
+            throw new IOException("interrupted binding the metrics or health endpoint", e);
         }
         return this;
+    }
+
+    /** Keepalive and buffer settings as the current config has them (RELOAD applies to new sockets). */
+    private TcpTuning tcpTuning() {
+        return TcpTuning.from(routing.config().settings());
     }
 
     /** Once a second: PgBouncer's janitor work (its 1/3 s sweep, at Sluice's pace). */

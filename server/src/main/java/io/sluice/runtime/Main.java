@@ -2,6 +2,7 @@ package io.sluice.runtime;
 
 import io.netty.util.ResourceLeakDetector;
 import io.sluice.log.Log;
+import io.sluice.tls.Tls;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Path;
@@ -49,6 +50,7 @@ public final class Main {
         if (System.getProperty("io.netty.leakDetection.level") == null) {
             ResourceLeakDetector.setLevel(ResourceLeakDetector.Level.DISABLED);
         }
+        Tls.loadProviderInBackground();
         Main main = new Main(
                 ServiceLoader.load(ServerStarter.class).findFirst().orElse(null),
                 ServiceLoader.load(QuickStarter.class).findFirst().orElse(null),

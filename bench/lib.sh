@@ -80,7 +80,8 @@ pgbench_cluster() {
 }
 
 # pgbench_ini PORT [EXTRA]: the pgbouncer.ini every pooler runs in the pgbench benchmarks (only the
-# port differs): database postgres on $pg_port, trust, one transaction-mode pool of 20; EXTRA
+# port differs): database postgres on $pg_port, trust, one transaction-mode pool of 20 (POOL_MODE,
+# POOL_SIZE change them); EXTRA
 # lines go under [pgbouncer]
 pgbench_ini() {
   cat <<INI
@@ -92,8 +93,8 @@ listen_port = $1
 unix_socket_dir = $work
 auth_type = trust
 auth_file = $work/userlist.txt
-pool_mode = transaction
-default_pool_size = 20
+pool_mode = ${POOL_MODE:-transaction}
+default_pool_size = ${POOL_SIZE:-20}
 max_client_conn = ${MAX_CLIENT_CONN:-600}
 log_connections = 0
 log_disconnections = 0

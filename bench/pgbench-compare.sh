@@ -11,7 +11,12 @@
 # Sluice/base (medians; > 1 means more TPS or more latency). Each pooler first gets one
 # unmeasured warm-up run of WARMUP seconds, so a cold JVM is not what gets measured.
 #
-#   [ROUNDS=3] [WARMUP=5] [SLUICE_JAR_BASE=old.jar] bench/pgbench-compare.sh [seconds-per-run] [client counts...]
+# MODE=simple runs pgbench's simple protocol instead of extended. FLOOR=1 adds bench/NettyFloor.java,
+# a bare Netty relay with one server connection per client that reads no protocol message: the
+# least any pooler built on Netty can cost. Compare it with POOL_MODE=session POOL_SIZE=<clients>,
+# so that every pooler keeps one server connection per client as the floor does.
+#
+#   [ROUNDS=3] [WARMUP=5] [MODE=simple] [FLOOR=1] [SLUICE_JAR_BASE=old.jar] bench/pgbench-compare.sh [seconds-per-run] [client counts...]
 #   e.g. bench/pgbench-compare.sh 15 1 50 200
 #        SLUICE_JAR_BASE=/path/sluice-before.jar bench/pgbench-compare.sh 15 1 50 200
 #
@@ -22,6 +27,7 @@ export LC_NUMERIC=C   # pgbench prints and printf reads decimal points
 rounds=${ROUNDS:-3}
 warmup=${WARMUP:-5}
 base_jar=${SLUICE_JAR_BASE:-}
+mode=${MODE:-extended}
 . "$(dirname "$0")/lib.sh"
 [ "$rounds" -ge 1 ] 2>/dev/null || { echo "ROUNDS must be a positive number" >&2; exit 2; }
 [ -z "$base_jar" ] || [ -f "$base_jar" ] || { echo "SLUICE_JAR_BASE: no such jar: $base_jar" >&2; exit 2; }
@@ -37,9 +43,19 @@ if [ -n "$base_jar" ]; then
   ini "$base_port" > "$work/sluice-base.ini"
   names+=(sluice-base); ports+=("$base_port")
 fi
+if [ -n "${FLOOR:-}" ]; then
+  floor_port=$(free_port)
+  names+=(netty-floor); ports+=("$floor_port")
+fi
 [ "$(id -u)" = 0 ] && chown postgres: "$work"/*.ini "$work/userlist.txt"
 (run_pgbouncer -q "$work/pgbouncer.ini") & pids+=($!)
 SLUICE_JAR="$jar" "$here/server/src/main/dist/bin/sluice" -q "$work/sluice.ini" & pids+=($!)
+# the floor gets the JVM options Sluice's launcher uses, and a session of its own as both poolers
+# have (the scheduler shares the CPU between sessions, not processes)
+if [ -n "${FLOOR:-}" ]; then
+  setsid java -Xms16m -Xmx256m -XX:+UseSerialGC -XX:MaxDirectMemorySize=256m -Xss512k \
+    -cp "$jar" "$here/bench/NettyFloor.java" "$floor_port" "$pg_port" & pids+=($!)
+fi
 [ -z "$base_jar" ] || { SLUICE_JAR="$base_jar" "$here/server/src/main/dist/bin/sluice" -q "$work/sluice-base.ini" & pids+=($!); }
 for p in "${ports[@]}"; do wait_port "$p"; done
 # the process that listens on each port (the JVM for Sluice, not its launcher): its CPU time
@@ -54,7 +70,7 @@ tick_us=$(( 1000000 / $(getconf CLK_TCK) ))
 run() { # $1 port, $2 clients, $3 seconds, $4 pooler pid -> "tps lat_ms cpu_us_per_xact"
   local out tps lat xacts before after threads=$(( $2 < 2 ? $2 : 2 ))
   before=$(cpu_ticks "$4")
-  out=$("$pgbin/pgbench" -n -S -M extended -c "$2" -j "$threads" -T "$3" -h 127.0.0.1 -p "$1" -U postgres postgres 2>&1)
+  out=$("$pgbin/pgbench" -n -S -M "$mode" -c "$2" -j "$threads" -T "$3" -h 127.0.0.1 -p "$1" -U postgres postgres 2>&1)
   after=$(cpu_ticks "$4")
   tps=$(sed -n 's/^tps = \([0-9.]*\).*/\1/p' <<<"$out")
   lat=$(sed -n 's/^latency average = \([0-9.]*\) ms/\1/p' <<<"$out")
@@ -70,7 +86,7 @@ fi
 
 n=${#names[@]}
 results="$work/results"; : > "$results"
-echo "# pgbench -S -M extended, ${secs} s a run, $rounds rounds, order rotating: ${names[*]}"
+echo "# pgbench -S -M $mode, pool_mode ${POOL_MODE:-transaction}, ${secs} s a run, $rounds rounds, order rotating: ${names[*]}"
 for c in "${clients[@]}"; do
   for ((r = 0; r < rounds; r++)); do
     line="# clients $c round $((r + 1))/$rounds:"
@@ -104,6 +120,8 @@ for c in counts:
         t, l, u = med[(c, n)]
         print(f"{c:<8} {n:<12} {len(v):>4} {t:>12.1f} {l:>14.3f} {u:>12.1f}   " + " ".join(f"{r[0]:.0f}" for r in v))
 pairs = [("sluice", "pgbouncer")] + ([("sluice", "sluice-base")] if "sluice-base" in names else [])
+if "netty-floor" in names:
+    pairs += [("netty-floor", "pgbouncer"), ("sluice", "netty-floor")]
 print()
 print(f"{'clients':<8}" + "".join(f" {a + '/' + b + ' tps':>26} {'lat':>6} {'cpu':>6}" for a, b in pairs))
 for c in counts:

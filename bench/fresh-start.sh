@@ -1,0 +1,81 @@
+#!/usr/bin/env bash
+# A pooler's first minute (step 13, target 3): how long from its start until it accepts a
+# connection, and how long the first herd takes on the freshly started process: 200 clients at
+# once, each one 10 ms query, on a transaction-mode pool of 40 (trust). Each round starts
+# PgBouncer and Sluice afresh in turn (the order rotates), runs the herd, and stops the pooler
+# again, so every figure is from a process that has served nothing before.
+#
+# Sluice runs as its package runs it: with a class-data archive (sluice launcher, SLUICE_CDS_DIR),
+# written by one unmeasured start and herd before the rounds, as the package's first start after
+# an install or upgrade writes it. CDS=0 measures starts without it.
+#
+#   [ROUNDS=5] [CDS=0] [JAVA_OPTS=...] bench/fresh-start.sh
+#
+# Prints each run and, per pooler, the medians and the ratios Sluice / PgBouncer.
+# Needs: server/target/sluice.jar (or SLUICE_JAR), pgbouncer, PostgreSQL binaries.
+export LC_NUMERIC=C
+rounds=${ROUNDS:-5}
+. "$(dirname "$0")/lib.sh"
+[ "$rounds" -ge 1 ] 2>/dev/null || { echo "ROUNDS must be a positive number" >&2; exit 2; }
+pgbench_cluster
+echo '"postgres" ""' > "$work/userlist.txt"
+echo 'select pg_sleep(0.01);' > "$work/herd.sql"
+port=$(free_port)
+POOL_SIZE=40 pgbench_ini "$port" > "$work/pooler.ini"
+is_root && chown postgres: "$work"/*.ini "$work/userlist.txt"
+if [ "${CDS:-1}" != 0 ]; then
+  mkdir -p "$work/cds"; is_root && chown postgres: "$work/cds"
+  export SLUICE_CDS_DIR=$work/cds
+fi
+now_us() { echo $(( $(date +%s%N) / 1000 )); }
+
+one() { # $1 pgbouncer|sluice -> "accept_ms herd_ms"
+  local t0 t1 t2 t3 pid
+  t0=$(now_us)
+  if [ "$1" = pgbouncer ]; then
+    (run_pgbouncer -q "$work/pooler.ini") & pid=$!
+  else
+    SLUICE_JAR="$jar" "$here/server/src/main/dist/bin/sluice" -q "$work/pooler.ini" & pid=$!
+  fi
+  # every 2 ms until a connection is accepted, at most 30 s
+  for _ in $(seq 1 15000); do
+    (exec 3<>/dev/tcp/127.0.0.1/"$port") 2>/dev/null && break
+    sleep 0.002
+  done
+  t1=$(now_us)
+  t2=$(now_us)
+  "$pgbin/pgbench" -n -c 200 -j 2 -t 1 -f "$work/herd.sql" -h 127.0.0.1 -p "$port" -U postgres postgres \
+    > "$work/herd.out" 2>&1 || echo "$1: the herd failed: $(tail -2 "$work/herd.out")" >&2
+  t3=$(now_us)
+  kill -INT "$pid"; wait "$pid" 2>/dev/null
+  # the port must be free before the next start
+  for _ in $(seq 1 500); do [ -z "$(listening_pid "$port")" ] && break; sleep 0.01; done
+  echo "$(( (t1 - t0) / 1000 )) $(( (t3 - t2) / 1000 ))"
+}
+
+[ -z "${SLUICE_CDS_DIR:-}" ] || one sluice > /dev/null   # writes the archive when it exits
+names=(pgbouncer sluice)
+: > "$work/results"
+for ((r = 0; r < rounds; r++)); do
+  for k in 0 1; do
+    name=${names[$(( (r + k) % 2 ))]}
+    read -r accept herd < <(one "$name")
+    echo "$name $accept $herd" >> "$work/results"
+    echo "round $((r + 1))/$rounds $name: accepts after $accept ms, first herd $herd ms"
+  done
+done
+
+python3 - "$work/results" <<'PY'
+import sys
+from statistics import median
+runs = {}
+for line in open(sys.argv[1]):
+    name, accept, herd = line.split()
+    runs.setdefault(name, []).append((int(accept), int(herd)))
+med = {n: (median(a for a, _ in v), median(h for _, h in v)) for n, v in runs.items()}
+print()
+print(f"{'pooler':<10} {'runs':>4} {'accept_ms':>10} {'herd_ms':>8}   herd of each run")
+for n in ("pgbouncer", "sluice"):
+    print(f"{n:<10} {len(runs[n]):>4} {med[n][0]:>10.0f} {med[n][1]:>8.0f}   " + " ".join(str(h) for _, h in runs[n]))
+print(f"sluice/pgbouncer: first herd {med['sluice'][1] / med['pgbouncer'][1]:.2f}")
+PY

@@ -7,6 +7,7 @@ import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Optional;
 import java.util.ServiceLoader;
 import java.util.concurrent.CompletionException;
 import java.util.function.Function;
@@ -32,6 +33,7 @@ public final class Main {
     private IntConsumer halt = code -> Runtime.getRuntime().halt(code);
     private Duration daemonTimeout = Duration.ofSeconds(30);
     private SystemdNotify systemd = SystemdNotify.fromEnvironment();
+    private Optional<Handover> handover = Handover.from(System.getenv());
 
     /**
      * @param starter starts from a config file; null if none is available
@@ -97,6 +99,12 @@ public final class Main {
         return this;
     }
 
+    /** The process a handover successor replaces; $SLUICE_HANDOVER_FROM in production. */
+    Main withHandover(Optional<Handover> handover) {
+        this.handover = handover;
+        return this;
+    }
+
     /** Runs the command line and returns the process exit code. */
     public int run(String[] args) {
         CliOutcome outcome = Cli.parse(args, out, err);
@@ -158,8 +166,9 @@ public final class Main {
 
     private int serve(CliOptions opts, DaemonConfig dc) {
         Pidfile pidfile = dc.pidfile() == null ? null : new Pidfile(dc.pidfile());
+        boolean replacePidfile = false;
         if (pidfile != null) {
-            pidfile.checkFree(log);
+            replacePidfile = pidfile.checkFree(log, handover.map(Handover::from).orElse(-1L));
         }
         Lifecycle lifecycle = start(opts);
         if (installSignals) {
@@ -174,11 +183,15 @@ public final class Main {
         log.info("process up: Sluice " + Version.sluice() + " (PgBouncer " + Version.PGBOUNCER_COMPAT
                 + " compatible), netty " + Version.netty());
         if (pidfile != null) {
-            pidfile.write(launcher.publicPid());
+            pidfile.write(launcher.publicPid(), replacePidfile);
             Runtime.getRuntime().addShutdownHook(new Thread(pidfile::remove, "sluice-pidfile-cleanup"));
         }
         // Type=notify: systemctl start returns now, so listeners and pidfile must be in place.
-        systemd.ready(log);
+        if (handover.isPresent()) {
+            handover.get().takeOver(log, systemd, launcher.publicPid());
+        } else {
+            systemd.ready(log);
+        }
         int code;
         try {
             code = lifecycle.terminated().toCompletableFuture().join();

@@ -7,6 +7,7 @@ import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 
 /**
@@ -17,7 +18,7 @@ import java.nio.file.StandardOpenOption;
  */
 public final class Pidfile {
     private final Path path;
-    private volatile boolean written;
+    private volatile long written = -1;
 
     public Pidfile(Path path) {
         this.path = path;
@@ -28,15 +29,26 @@ public final class Pidfile {
     }
 
     public void checkFree(Log log) {
+        checkFree(log, -1);
+    }
+
+    /**
+     * As {@link #checkFree(Log)}, but a file holding {@code handoverFrom} (a live pid) is accepted:
+     * returns true when it is there, so that {@link #write(long, boolean)} replaces it.
+     */
+    public boolean checkFree(Log log, long handoverFrom) {
         String content;
         try {
             content = Files.readString(path, StandardCharsets.US_ASCII);
         } catch (NoSuchFileException e) {
-            return;
+            return false;
         } catch (IOException e) {
             throw new FatalError("could not read pidfile '" + path + "': " + e.getMessage(), e);
         }
         long pid = parse(content);
+        if (pid > 0 && pid == handoverFrom && isAlive(pid)) {
+            return true;
+        }
         if (pid <= 0 || isAlive(pid)) {
             throw new FatalError("pidfile '" + path + "' exists, another instance running?");
         }
@@ -46,27 +58,46 @@ public final class Pidfile {
         } catch (IOException e) {
             throw new FatalError("could not remove stale pidfile: " + e.getMessage(), e);
         }
+        return false;
     }
 
     /** Writes {@code pid} followed by a newline; fails if the file appeared meanwhile. */
     public void write(long pid) {
+        write(pid, false);
+    }
+
+    /** As {@link #write(long)}; with {@code replace} (a handover) an existing file is replaced atomically. */
+    public void write(long pid, boolean replace) {
         try {
-            Files.writeString(path, pid + "\n", StandardCharsets.US_ASCII,
-                    StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
+            if (replace) {
+                Path next = path.resolveSibling(path.getFileName() + ".next-" + pid);
+                Files.writeString(next, pid + "\n", StandardCharsets.US_ASCII);
+                Files.move(next, path, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+            } else {
+                Files.writeString(path, pid + "\n", StandardCharsets.US_ASCII,
+                        StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
+            }
         } catch (FileAlreadyExistsException e) {
             throw new FatalError("could not open pidfile '" + path + "': File exists", e);
         } catch (IOException e) {
             throw new FatalError("could not open pidfile '" + path + "': " + e.getMessage(), e);
         }
-        written = true;
+        written = pid;
     }
 
-    /** Removes the file if this process wrote it (PgBouncer removes it only once written). */
+    /**
+     * Removes the file if this process wrote it (PgBouncer removes it only once written) and it
+     * still holds our pid: after a handover it holds the successor's.
+     */
     public void remove() {
-        if (!written) {
+        long pid = written;
+        if (pid < 0) {
             return;
         }
-        written = false;
+        written = -1;
+        if (read() != pid) {
+            return;
+        }
         try {
             Files.deleteIfExists(path);
         } catch (IOException ignored) {

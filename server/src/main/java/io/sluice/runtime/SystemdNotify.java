@@ -51,6 +51,15 @@ final class SystemdNotify {
         notify(log, "READY=1\nSTATUS=accepting connections\n");
     }
 
+    /**
+     * READY=1 with MAINPID= for a handover successor: systemd makes {@code mainPid} the unit's
+     * main process (it accepts that from any process in the unit's cgroup under
+     * NotifyAccess=all), so stop, reload and the unit's state follow the new process.
+     */
+    void readyAsMainPid(Log log, long mainPid) {
+        notify(log, "READY=1\nMAINPID=" + mainPid + "\nSTATUS=accepting connections\n");
+    }
+
     private void notify(Log log, String message) {
         if (socket == null) {
             return;

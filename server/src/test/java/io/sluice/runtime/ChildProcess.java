@@ -30,12 +30,19 @@ final class ChildProcess implements AutoCloseable {
 
     /** Runs {@code mainClass} from the test class path through the launcher script. */
     static ChildProcess viaLauncher(String mainClass, String... args) throws IOException {
+        return viaLauncher(Map.of(), mainClass, args);
+    }
+
+    /** As {@link #viaLauncher(String, String...)} with more environment variables. */
+    static ChildProcess viaLauncher(Map<String, String> env, String mainClass, String... args) throws IOException {
         List<String> cmd = new ArrayList<>(List.of("/bin/sh", LAUNCHER.toString()));
         cmd.addAll(List.of(args));
-        return start(cmd, Map.of(
+        Map<String, String> all = new java.util.HashMap<>(env);
+        all.putAll(Map.of(
                 "SLUICE_MAIN_CLASS", mainClass,
                 "SLUICE_CLASSPATH", System.getProperty("java.class.path"),
                 "SLUICE_JAVA", javaBinary()));
+        return start(cmd, all);
     }
 
     static String javaBinary() {

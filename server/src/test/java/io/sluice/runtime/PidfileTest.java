@@ -77,4 +77,28 @@ class PidfileTest {
         assertThat(path).exists();
         assertThatThrownBy(() -> new Pidfile(path).write(2)).hasMessageContaining("could not open pidfile");
     }
+
+    @Test
+    void aHandoverSuccessorReplacesTheOldPidAndTheOldProcessLeavesTheFileAlone() throws Exception {
+        Path path = dir.resolve("p.pid");
+        long old = ProcessHandle.current().pid();
+        Pidfile oldOne = new Pidfile(path);
+        oldOne.write(old);
+        Pidfile successor = new Pidfile(path);
+        // another live pid is still refused; exactly the one handed over from is accepted
+        assertThatThrownBy(() -> successor.checkFree(log, old + 1)).hasMessageEndingWith("another instance running?");
+        assertThat(successor.checkFree(log, old)).isTrue();
+        successor.write(54321, true);
+        assertThat(path).hasContent("54321");
+        assertThat(dir.toFile().list()).containsExactly("p.pid");
+        oldOne.remove();
+        assertThat(path).hasContent("54321");
+        successor.remove();
+        assertThat(path).doesNotExist();
+    }
+
+    @Test
+    void noPidfileToTakeOverIsFine() {
+        assertThat(new Pidfile(dir.resolve("p.pid")).checkFree(log, ProcessHandle.current().pid())).isFalse();
+    }
 }

@@ -7,6 +7,7 @@ import java.time.Clock;
  * Child-JVM probe for signal tests: installs {@link Signals} over a {@link FakeLifecycle} that
  * prints each call as "event NAME", logs to stdout, prints "ready" and exits with the code of
  * terminated(). Argument "raw-hup" instead reports whether the JVM lets Java handle SIGHUP.
+ * First it prints its arguments and the environment a handover successor depends on.
  */
 public final class SignalProbeMain {
     public static void main(String[] args) {
@@ -21,6 +22,8 @@ public final class SignalProbeMain {
             System.out.flush();
             waitForever();
         }
+        System.out.println("args " + java.util.Arrays.asList(args) + " handover-from " + System.getenv("SLUICE_HANDOVER_FROM")
+                + " default " + System.getenv("SLUICE_TEST_DEFAULT"));
         Log log = new Log(Clock.systemUTC(), LauncherEnv.current().publicPid(), System.out);
         FakeLifecycle lifecycle = new FakeLifecycle(e -> {
             System.out.println("event " + e);

@@ -75,6 +75,38 @@ class SignalProcessTest {
         }
     }
 
+    /**
+     * SIGURG (sluice-handover): the launcher starts the same command line again (quoting kept)
+     * with SLUICE_HANDOVER_FROM=its pid and without what the wrapper loaded from its defaults
+     * file; a second SIGURG while that successor runs starts nothing; the old one keeps serving.
+     */
+    @Test
+    void urgStartsOneSuccessorWithTheOriginalArguments() throws Exception {
+        try (ChildProcess child = ChildProcess.viaLauncher(Map.of("SLUICE_TEST_DEFAULT", "loaded",
+                "SLUICE_DEFAULTS_VARS", "SLUICE_TEST_DEFAULT "), PROBE, "it's", "a b", "")) {
+            long pid = child.process.pid();
+            assertThat(child.awaitLine("args ")).isEqualTo("args [it's, a b, ] handover-from null default loaded");
+            child.awaitLine("ready");
+            ChildProcess.kill("URG", pid);
+            assertThat(child.awaitLine("args ")).isEqualTo("args [it's, a b, ] handover-from " + pid + " default null");
+            long successorJvm = Long.parseLong(child.awaitLine("ready ").substring("ready ".length()));
+            ProcessHandle successor = ProcessHandle.of(successorJvm).flatMap(ProcessHandle::parent).orElseThrow();
+            try {
+                ChildProcess.kill("URG", pid);
+                child.awaitLine("got SIGURG, but successor process");
+                assertThat(child.process.isAlive()).isTrue();
+                ChildProcess.kill("TERM", pid);
+                child.awaitLine("event shutdownWaitForClients");
+                ChildProcess.kill("TERM", pid);
+                assertThat(child.process.waitFor(20, TimeUnit.SECONDS)).isTrue();
+                assertThat(successor.isAlive()).as("the successor outlives the old launcher").isTrue();
+            } finally {
+                successor.descendants().forEach(ProcessHandle::destroyForcibly);
+                successor.destroyForcibly();
+            }
+        }
+    }
+
     /** The experiment behind the launcher: under -Xrs Java may not handle SIGHUP at all. */
     @Test
     void underXrsTheJvmRefusesHup() throws Exception {

@@ -48,7 +48,7 @@ class RpmPackageIT {
         assertThat(query("--configfiles")).containsExactlyInAnyOrder("/etc/sysconfig/sluice", "/etc/logrotate.d/sluice");
         List<String> files = query("-l");
         assertThat(files).contains("/usr/bin/pgbouncer", "/usr/bin/sluice", "/usr/bin/sluice-migrate",
-                "/usr/bin/sluice-compat", "/usr/lib/systemd/system/pgbouncer.service", "/usr/lib/tmpfiles.d/sluice.conf",
+                "/usr/bin/sluice-compat", "/usr/bin/sluice-handover", "/usr/lib/systemd/system/pgbouncer.service", "/usr/lib/tmpfiles.d/sluice.conf",
                 "/usr/share/man/man1/sluice.1.gz", "/usr/share/man/man1/sluice-migrate.1.gz", "/var/log/pgbouncer",
                 "/usr/share/sluice/lib/sluice.jar");
         // PgBouncer's files are read in place: rpm must not own (replace or remove) them.
@@ -56,7 +56,12 @@ class RpmPackageIT {
         String scripts = String.join("\n", query("--scripts"));
         assertThat(scripts).contains("useradd -r -g pgbouncer", "systemctl --no-reload preset pgbouncer.service",
                 "systemctl --no-reload disable --now pgbouncer.service", "systemctl try-restart pgbouncer.service",
-                "posttrans scriptlet", "sluice-migrate check --no-port-check --config " + INI);
+                "posttrans scriptlet", "sluice-migrate check --no-port-check --config " + INI,
+                // an upgrade (marked by %pre) hands over in %posttrans, try-restart only where it cannot
+                "touch /var/lib/rpm-state/sluice/upgrade", "/usr/bin/sluice-handover --config " + INI);
+        assertThat(scripts.substring(scripts.indexOf("posttrans scriptlet"))).contains("systemctl try-restart");
+        assertThat(scripts.substring(scripts.indexOf("postuninstall scriptlet"), scripts.indexOf("posttrans scriptlet")))
+                .doesNotContain("try-restart");
         // the unit file rpmbuild packaged (the payload's copy runs in the test below)
         SystemdUnit unit = SystemdUnit.parse(read(TARGET.resolve("rpm/pgbouncer.service")));
         assertThat(unit.require("Service", "Type")).isEqualTo("notify");

@@ -15,6 +15,7 @@ import java.net.InetSocketAddress;
 import java.net.StandardSocketOptions;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.nio.file.attribute.GroupPrincipal;
 import java.nio.file.attribute.PosixFileAttributeView;
 import java.nio.file.attribute.PosixFilePermission;
@@ -89,10 +90,18 @@ public final class Listeners {
             if (unixSocketDir != null && !unixSocketDir.isEmpty() && transport.nativeEpoll()) {
                 unixPath = Path.of(unixSocketDir, ".s.PGSQL." + port);
                 UnixSocketFile.clearForBind(unixPath, reusePort, info);
+                // Bound under a name of its own, then renamed into place: a successor's takeover
+                // leaves no instant without a socket at the path, and Netty, which deletes the
+                // bound name when the listener closes, then deletes nothing at all: the old
+                // process of a restart closes its listener at SIGTERM, while the path is the
+                // successor's. Our own file goes in closeAll, if it is still ours.
+                Path bound = UnixSocketFile.bindName(unixPath);
+                Files.deleteIfExists(bound);
                 unix = bootstrap(transport.serverDomainSocketChannel(), backlog, ch -> init.accept(ch, true))
-                        .bind(new DomainSocketAddress(unixPath.toString())).syncUninterruptibly().channel();
-                unixFileKey = UnixSocketFile.fileKey(unixPath);
-                applyMode(unixPath, unixSocketMode, unixSocketGroup);
+                        .bind(new DomainSocketAddress(bound.toString())).syncUninterruptibly().channel();
+                applyMode(bound, unixSocketMode, unixSocketGroup);
+                unixFileKey = UnixSocketFile.fileKey(bound);
+                Files.move(bound, unixPath, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
             }
         } catch (RuntimeException | IOException e) {
             closeAll();

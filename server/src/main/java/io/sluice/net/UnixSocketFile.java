@@ -18,9 +18,15 @@ import java.util.function.Consumer;
  * its clients and its (now nameless) listener, new unix clients reach the new process, which is
  * what a restart with the same config needs. A process removes the file on exit only while it is
  * still the one it bound, so the old process of a restart does not delete its successor's.
+ * (Netty's listener deletes the name it was bound to when it closes, so that name is another.)
  */
 final class UnixSocketFile {
     private UnixSocketFile() {}
+
+    /** The name a listener binds before it is renamed to {@code path}: unique to this process. */
+    static Path bindName(Path path) {
+        return path.resolveSibling(path.getFileName() + ".bind-" + ProcessHandle.current().pid());
+    }
 
     /** Makes {@code path} free to bind: a stale file goes; a live one fails the start, or is taken over. */
     static void clearForBind(Path path, boolean takeOver, Consumer<String> info) throws IOException {
@@ -32,6 +38,7 @@ final class UnixSocketFile {
                 throw new IOException("unix socket is in use, cannot continue");
             }
             info.accept("unix socket " + path + " is in use by another process; taking its path over (so_reuseport)");
+            return; // replaced atomically once our socket is bound
         }
         Files.deleteIfExists(path);
     }

@@ -9,6 +9,7 @@ import java.net.UnixDomainSocketAddress;
 import java.nio.channels.ServerSocketChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -31,9 +32,11 @@ class UnixSocketFileTest {
             Object oldKey = UnixSocketFile.fileKey(path);
 
             UnixSocketFile.clearForBind(path, true, info::add);
-            assertThat(path).doesNotExist();
+            assertThat(path).as("replaced only once the successor's socket is bound").exists();
             assertThat(info).singleElement().asString().contains("taking its path over (so_reuseport)");
-            try (ServerSocketChannel successor = listen(path)) {
+            Path bound = UnixSocketFile.bindName(path);
+            try (ServerSocketChannel successor = listen(bound)) {
+                Files.move(bound, path, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
                 UnixSocketFile.deleteIfOurs(path, oldKey);
                 assertThat(path).as("the old process leaves its successor's file alone").exists();
                 UnixSocketFile.deleteIfOurs(path, UnixSocketFile.fileKey(path));

@@ -67,6 +67,28 @@ public final class ServiceRun {
         }
     }
 
+    /**
+     * What systemd does when a process of the unit sends {@code MAINPID=} (accepted from any
+     * process in the unit's cgroup under {@code NotifyAccess=all}, e.g. a handover successor):
+     * waits for such a datagram and makes that pid the main process, which stop and reload then
+     * signal. Returns the new main pid.
+     */
+    public String awaitNewMainPid(NotifySocket notify, Duration timeout) {
+        String[] found = new String[1];
+        boolean arrived = Await.poll(timeout, () -> {
+            found[0] = notify.received().stream().flatMap(String::lines).filter(l -> l.startsWith("MAINPID="))
+                    .map(l -> l.substring("MAINPID=".length())).filter(pid -> !pid.equals(mainPid))
+                    .reduce((a, b) -> b).orElse(null);
+            return found[0] != null;
+        });
+        if (!arrived) {
+            throw new AssertionError("no MAINPID= other than " + mainPid + " within " + timeout.toSeconds()
+                    + " s; service output:\n" + log());
+        }
+        mainPid = found[0];
+        return mainPid;
+    }
+
     /** ExecReload as the unit's user, with $MAINPID (systemd does not wait for the reload to take effect). */
     public void reload() {
         String user = unit.get("Service", "User").orElse("root");
@@ -87,7 +109,12 @@ public final class ServiceRun {
 
     /** True while the main process runs (an exited one may linger as a zombie: the namespace's init never reaps). */
     public boolean alive() {
-        String state = root.sh("cut -d' ' -f3 /proc/" + mainPid + "/stat 2>/dev/null").out();
+        return alive(mainPid);
+    }
+
+    /** True while process {@code pid} of the root runs (not a zombie). */
+    public boolean alive(String pid) {
+        String state = root.sh("cut -d' ' -f3 /proc/" + pid + "/stat 2>/dev/null").out();
         return !state.isEmpty() && !state.equals("Z") && !state.equals("X");
     }
 

@@ -13,6 +13,9 @@ import io.sluice.testkit.ServiceRun;
 import io.sluice.testkit.ThrowawayRoot;
 import io.sluice.testkit.Userlist;
 import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;
@@ -26,7 +29,8 @@ import org.junit.jupiter.api.TestMethodOrder;
  * database on a test PostgreSQL); {@code apt-get install ./sluice_*.deb} swaps it out; Sluice
  * serves the same port and unix socket from the unchanged files, as its unit runs it (user,
  * ExecStart, READY=1 before the port is tried, ExecReload, KillSignal; systemd is not PID 1
- * here); a newer build upgrades over it keeping the files and the operator's JVM settings;
+ * here); a newer build upgrades over it under pgbench load without dropping a client (the
+ * handover), keeping the files and the operator's JVM settings;
  * {@code apt-get remove} and purge leave the config byte-identical; installing pgbouncer again
  * serves again. Steps run in order and share the root.
  */
@@ -92,7 +96,9 @@ class DebInstallIT {
                 + "auth_type = md5\n"
                 + "auth_file = " + USERLIST + "\n"
                 + "admin_users = " + user + "\n"
-                + "pool_mode = transaction\n");
+                + "pool_mode = transaction\n"
+                // what lets an upgrade hand over without dropping clients (step 5)
+                + "so_reuseport = 1\n");
         root.write(USERLIST, Userlist.md5Entry(user, PASSWORD) + "\n");
         root.shOk("chown postgres:postgres " + INI + " " + USERLIST + "; chmod 640 " + INI + " " + USERLIST
                 + "; : > /var/log/postgresql/pgbouncer.log; chown postgres:postgres /var/log/postgresql/pgbouncer.log");
@@ -157,24 +163,79 @@ class DebInstallIT {
         configBefore = configState();
     }
 
+    /**
+     * Acceptance 3 of issue 17: the package's upgrade under load. postinst runs sluice-handover
+     * (no systemd here: through the config's pidfile), the launcher starts the new version next
+     * to the old one, which closes its listeners and exits once pgbench's 50 clients are done;
+     * the new JVM reads the edited /etc/default/sluice. Nobody is dropped.
+     */
     @Test
     @Order(5)
-    void aNewerBuildUpgradesKeepingConfigAndTheOperatorsJvmSettings() {
+    void aNewerBuildTakesOverUnderLoadKeepingConfigClientsAndTheOperatorsJvmSettings() throws Exception {
         root.shOk("sed -i 's/-Xmx256m/-Xmx200m/' /etc/default/sluice");
         String newer = Built.version() + "+1";
         root.shOk("cd /tmp && rm -rf up && dpkg-deb -R " + Built.deb().getFileName() + " up"
                 + " && sed -i 's/^Version: .*/Version: " + newer + "/' up/DEBIAN/control"
                 + " && dpkg-deb -Zgzip -b up sluice_newer.deb >/dev/null");
-        ProcessResult upgrade = root.runner("apt-get install -y /tmp/sluice_newer.deb")
-                .timeout(Duration.ofMinutes(3)).run().requireSuccess();
-        assertThat(upgrade.stdout()).contains("Unpacking sluice (" + newer + ") over (" + Built.version() + ")");
-        assertThat(configState()).isEqualTo(configBefore);
-        assertThat(root.read("/etc/default/sluice")).contains("-Xmx200m");
-        // what the postinst's restart does under systemd: stop, start; clients reconnect
-        service.stop(START);
-        service.start(notify, START);
+        // A handover is a restart to policy-rc.d, which postinst asks as deb-systemd-invoke does:
+        // allow that one action, as on a machine without policy-rc.d.
+        root.write("/usr/sbin/policy-rc.d", "#!/bin/sh\n[ \"$1 $2\" = 'pgbouncer.service restart' ] && exit 0\nexit 101\n");
+        String oldPid = service.mainPid();
+        notify.clear();
+        CompletableFuture<ProcessResult> upgrading = CompletableFuture.supplyAsync(() -> root
+                .runner("apt-get install -y /tmp/sluice_newer.deb").timeout(Duration.ofMinutes(3)).run());
+        // The load starts when dpkg runs postinst (unpacking takes long on a busy machine), so
+        // that 20 s of pgbench cover the handover: pgbench's clients are all on the old process
+        // before postinst has checked the config and the new JVM has started.
+        assertThat(Await.poll(Duration.ofMinutes(3), () -> status("sluice").equals("install ok half-configured")))
+                .as("postinst runs").isTrue();
+        long start = System.nanoTime();
+        CompletableFuture<ProcessResult> fifty = Pgbench.start("fifty", port, user, PASSWORD, db,
+                "-c", "50", "-j", "2", "-T", "20");
+        CompletableFuture<ProcessResult> perXact = Pgbench.start("per-xact", port, user, PASSWORD, db,
+                "-C", "-c", "10", "-j", "2", "-T", "20");
+        assertThat(Await.poll(Duration.ofSeconds(30), () -> clients("fifty") == 50))
+                .as("pgbench's 50 clients on the old process").isTrue();
+        ProcessResult upgrade = upgrading.get(3, TimeUnit.MINUTES).requireSuccess();
+        String newPid = service.awaitNewMainPid(notify, Duration.ofSeconds(5));
+        long handedOverMs = (System.nanoTime() - start) / 1_000_000;
+        assertThat(fifty).as("the handover happened while pgbench ran").isNotDone();
+        assertThat(upgrade.stdout()).contains("Unpacking sluice (" + newer + ") over (" + Built.version() + ")")
+                .contains("sluice-handover: process " + newPid + " took over; process " + oldPid);
+        assertThat(root.read("/var/run/postgresql/pgbouncer.pid")).isEqualTo(newPid + "\n");
+        assertThat(newPid).isNotEqualTo(oldPid);
+        // new connections reach the new process only, while the old one still has pgbench's 50 clients
+        assertThat(Await.poll(Duration.ofSeconds(10), () -> clients("fifty") == 0))
+                .as("the console reaches the new process, which has none of the 50").isTrue();
+        long onNewAtSwitch = loginsBy(newPid);
+
+        ProcessResult fiftyRun = fifty.get(2, TimeUnit.MINUTES);
+        ProcessResult perXactRun = perXact.get(2, TimeUnit.MINUTES);
+        long fiftyXacts = Pgbench.clean(fiftyRun);
+        long perXactConnections = Pgbench.clean(perXactRun);
+        assertThat(Await.poll(Duration.ofSeconds(20), () -> !service.alive(oldPid)))
+                .as("the old process exits once its clients have left; log:\n%s", service.log()).isTrue();
+        String log = root.read("/var/log/postgresql/pgbouncer.log");
+        assertThat(log).contains("[" + newPid + "] LOG taking over from process " + oldPid)
+                .contains("[" + oldPid + "] LOG got SIGTERM, shutting down, waiting for all clients disconnect");
         assertServes("Sluice after the upgrade");
+        assertThat(psqlTcp("pgbouncer", "show version").out()).contains("(Sluice ");
         assertThat(service.commandLines()).anySatisfy(cmd -> assertThat(cmd).contains(" -Xmx200m "));
+        // nothing else left: the new launcher and its JVM are the only Sluice processes
+        assertThat(root.shOk("for d in /proc/[0-9]*; do s=$(cut -d' ' -f3 $d/stat 2>/dev/null);"
+                + " [ -n \"$s\" ] && [ \"$s\" != Z ] && tr '\\0' ' ' < $d/cmdline | grep -q 'share/[s]luice/'"
+                + " && echo ${d#/proc/};"
+                + " done; true").lines().sorted().toList()).containsExactlyInAnyOrderElementsOf(
+                        root.shOk("echo " + newPid + "; cat /proc/" + newPid + "/task/*/children").lines()
+                                .flatMap(l -> Stream.of(l.trim().split("\\s+"))).filter(x -> !x.isEmpty()).toList());
+        assertThat(configState()).isEqualTo(configBefore);
+        System.out.printf("package upgrade by handover under load: pgbench ran %d ms and %d ms, apt-get returned"
+                + " (handover done) at %d ms; -c 50: %d transactions, all 50 clients stayed on the old process %s until pgbench ended;"
+                + " -C -c 10: %d connections (one transaction each); logins on the old process %d, on the new"
+                + " process %d (%d of them by the time the handover was seen); 0 failed, 0 aborted, 0 refused%n",
+                fiftyRun.elapsed().toMillis(), perXactRun.elapsed().toMillis(), handedOverMs, fiftyXacts, oldPid,
+                perXactConnections, loginsBy(oldPid), loginsBy(newPid), onNewAtSwitch);
+        root.write("/usr/sbin/policy-rc.d", "#!/bin/sh\nexit 101\n");
     }
 
     @Test
@@ -216,6 +277,18 @@ class DebInstallIT {
         ProcessResult console = psql("-h 127.0.0.1", "pgbouncer", "show databases");
         assertThat(console.ok()).as(who + " console: " + console.describe()).isTrue();
         assertThat(console.out()).contains(db + "|127.0.0.1|" + pg.port() + "|" + db);
+    }
+
+    /** Clients named {@code appName} on the process that answers the console over TCP. */
+    private int clients(String appName) {
+        ProcessResult r = psqlTcp("pgbouncer", "show clients");
+        return r.ok() ? (int) r.out().lines().filter(l -> l.contains("|" + appName + "|")).count() : -1;
+    }
+
+    /** Logins the process with public pid {@code pid} logged (log_connections = 1, the default). */
+    private long loginsBy(String pid) {
+        return root.read("/var/log/postgresql/pgbouncer.log").lines()
+                .filter(l -> l.contains("[" + pid + "] LOG") && l.contains("login attempt")).count();
     }
 
     private ProcessResult psqlTcp(String database, String sql) {

@@ -56,6 +56,7 @@ class DebPackageIT {
                 .contains("./usr/bin/sluice -> ../sbin/pgbouncer")
                 .contains("./usr/bin/sluice-migrate -> ../share/sluice/bin/sluice-migrate")
                 .contains("./usr/bin/sluice-compat -> ../share/sluice/bin/sluice-compat")
+                .contains("./usr/bin/sluice-handover\n", "./usr/share/man/man1/sluice-handover.1.gz")
                 .contains("./lib/systemd/system/pgbouncer.service")
                 .contains("./etc/default/sluice")
                 .contains("./usr/share/man/man1/sluice.1.gz", "./usr/share/man/man1/sluice-migrate.1.gz")
@@ -118,6 +119,11 @@ class DebPackageIT {
         }
         assertThat(migrateOptions).contains("--server", "--userlist");
         assertThat(man("sluice-migrate.1.gz")).contains(migrateOptions.stream().map(DebPackageIT::troff).toList());
+
+        Set<String> handover = longOptions(ProcessRunner.of("sh", Built.STAGING.resolve("sluice-handover").toString(),
+                "--help").run().requireSuccess().stdout());
+        assertThat(handover).contains("--config", "--timeout", "--help");
+        assertThat(man("sluice-handover.1.gz")).contains(handover.stream().map(DebPackageIT::troff).toList());
     }
 
     private static Set<String> longOptions(String help) {

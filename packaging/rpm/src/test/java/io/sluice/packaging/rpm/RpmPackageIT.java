@@ -61,7 +61,7 @@ class RpmPackageIT {
                 "touch /var/lib/rpm-state/sluice/upgrade", "/usr/bin/sluice-handover --config " + INI);
         assertThat(scripts.substring(scripts.indexOf("posttrans scriptlet"))).contains("systemctl try-restart");
         assertThat(scripts.substring(scripts.indexOf("postuninstall scriptlet"), scripts.indexOf("posttrans scriptlet")))
-                .doesNotContain("try-restart");
+                .doesNotContain("systemctl try-restart");
         // the unit file rpmbuild packaged (the payload's copy runs in the test below)
         SystemdUnit unit = SystemdUnit.parse(read(TARGET.resolve("rpm/pgbouncer.service")));
         assertThat(unit.require("Service", "Type")).isEqualTo("notify");

@@ -25,8 +25,12 @@ public record TlsInfo(String protocol, String cipher, X509Certificate peerCertif
         }
         SSLSession s = h.engine().getSession();
         X509Certificate peer = null;
+        // a server side that asked for no client certificate has none to read: asking would
+        // throw (and fill in a stack trace) on every TLS login
+        boolean askedPeer = h.engine().getUseClientMode() || h.engine().getNeedClientAuth()
+                || h.engine().getWantClientAuth();
         try {
-            Certificate[] chain = s.getPeerCertificates();
+            Certificate[] chain = askedPeer ? s.getPeerCertificates() : new Certificate[0];
             peer = chain.length > 0 && chain[0] instanceof X509Certificate x ? x : null;
         } catch (SSLPeerUnverifiedException e) {
             // no client certificate: fine unless the login needs one

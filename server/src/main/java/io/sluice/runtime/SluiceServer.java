@@ -40,7 +40,6 @@ import io.sluice.util.Clock;
 import io.sluice.util.Randomness;
 
 import java.io.IOException;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -87,8 +86,8 @@ public final class SluiceServer implements SessionContext {
     private final PauseControl pause = new PauseControl(this);
     private final ConfigReload reload = new ConfigReload(this);
     private volatile boolean shuttingDown;
-    private final AfterInactive departures = new AfterInactive(this::clientLeft);
-    private final List<CompletableFuture<Void>> noClients = new ArrayList<>();
+    private final ClientDrain drain = new ClientDrain(clients::total);
+    private final AfterInactive departures = new AfterInactive(drain::check);
     private final java.util.Set<String> autoDatabases = new java.util.LinkedHashSet<>();
     private io.sluice.metrics.PrometheusEndpoint metrics;
     private Channel health;
@@ -208,17 +207,7 @@ public final class SluiceServer implements SessionContext {
 
     /** Completes on the loop once no client is connected (SHUTDOWN WAIT_FOR_CLIENTS). */
     CompletionStage<Void> noClients() {
-        CompletableFuture<Void> f = new CompletableFuture<>();
-        noClients.add(f);
-        clientLeft();
-        return f;
-    }
-
-    private void clientLeft() {
-        if (clients.total() == 0) {
-            List.copyOf(noClients).forEach(f -> f.complete(null));
-            noClients.clear();
-        }
+        return drain.whenNone();
     }
 
     // ---- accessors for runtime and the console ------------------------------------------------

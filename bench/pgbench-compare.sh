@@ -14,7 +14,9 @@
 # MODE=simple runs pgbench's simple protocol instead of extended. FLOOR=1 adds bench/NettyFloor.java,
 # a bare Netty relay with one server connection per client that reads no protocol message: the
 # least any pooler built on Netty can cost. Compare it with POOL_MODE=session POOL_SIZE=<clients>,
-# so that every pooler keeps one server connection per client as the floor does.
+# so that every pooler keeps one server connection per client as the floor does. Idle session
+# servers stay open between runs, so the poolers hold up to 3 x clients of the cluster's 300
+# connections: keep clients at 90 or fewer there.
 #
 #   [ROUNDS=3] [WARMUP=5] [MODE=simple] [FLOOR=1] [SLUICE_JAR_BASE=old.jar] bench/pgbench-compare.sh [seconds-per-run] [client counts...]
 #   e.g. bench/pgbench-compare.sh 15 1 50 200

@@ -54,13 +54,8 @@ PY
 
 cpu_s() { awk '{printf "%.2f", ($14 + $15) / 100}' "/proc/$1/stat"; }
 rss_mib() { awk '/^VmRSS:/ {print int($2 / 1024)}' "/proc/$1/status"; }
-declare -A pid port
+start_poolers
 for pooler in pgbouncer sluice; do
-  port[$pooler]=$(free_port)
-  pgbench_ini "${port[$pooler]}" > "$work/$pooler.ini"
-  is_root && chown postgres: "$work"/*.ini "$work/userlist.txt"
-  start_pooler "$pooler" "$work/$pooler.ini" "${port[$pooler]}"
-  pid[$pooler]=$pooler_pid
   python3 "$work/big.py" "${port[$pooler]}" 64 >/dev/null   # warm the large-row path once
 done
 

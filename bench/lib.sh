@@ -66,6 +66,21 @@ start_pooler() {
   pooler_pid=$(listening_pid "$3")
 }
 
+# start_poolers: PgBouncer and Sluice side by side, each on a free port with pgbench_ini's config
+# (in $work/<pooler>.ini); sets the associative arrays port[pooler] and pid[pooler] (the listening
+# process)
+start_poolers() {
+  declare -gA port pid
+  local pooler
+  for pooler in pgbouncer sluice; do
+    port[$pooler]=$(free_port)
+    pgbench_ini "${port[$pooler]}" > "$work/$pooler.ini"
+    is_root && chown postgres: "$work"/*.ini "$work/userlist.txt"
+    start_pooler "$pooler" "$work/$pooler.ini" "${port[$pooler]}"
+    pid[$pooler]=$pooler_pid
+  done
+}
+
 # wait_port PORT: until something accepts on 127.0.0.1:PORT (at most 15 s)
 wait_port() {
   for _ in $(seq 1 150); do (exec 3<>/dev/tcp/127.0.0.1/"$1") 2>/dev/null && return 0; sleep 0.1; done

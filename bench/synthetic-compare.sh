@@ -19,14 +19,7 @@ java "$here/bench/SyntheticBackend.java" "$pg_port" > "$work/backend.log" 2>&1 &
 wait_port "$pg_port"
 echo '"postgres" ""' > "$work/userlist.txt"
 printf '\\set aid random(1, 100000)\nSELECT abalance FROM pgbench_accounts WHERE aid = :aid;\n' > "$work/select.sql"
-declare -A port pid
-for pooler in pgbouncer sluice; do
-  port[$pooler]=$(free_port)
-  pgbench_ini "${port[$pooler]}" > "$work/$pooler.ini"
-  is_root && chown postgres: "$work"/*.ini "$work/userlist.txt"
-  start_pooler "$pooler" "$work/$pooler.ini" "${port[$pooler]}"
-  pid[$pooler]=$pooler_pid
-done
+start_poolers
 cpu_ticks() { awk '{print $14 + $15}' "/proc/$1/stat"; }
 run() { # pooler clients mode seconds -> "tps xacts"
   "$pgbin/pgbench" -n -f "$work/select.sql" -M "$3" -c "$2" -j 2 -T "$4" -h 127.0.0.1 -p "${port[$1]}" \

@@ -36,6 +36,7 @@ import java.util.function.UnaryOperator;
  */
 public final class NettyServerConnector implements ServerConnector {
     private final EventLoop loop;
+    private final FairReads fairReads;
     private final Transport transport;
     private final Function<PoolKey, BackendTarget> targets;
     private final String defaultSocketDir;
@@ -52,8 +53,9 @@ public final class NettyServerConnector implements ServerConnector {
     public NettyServerConnector(EventLoop loop, Transport transport, Function<PoolKey, BackendTarget> targets,
                                 String defaultSocketDir, Consumer<ServerConnection> onCreated,
                                 Supplier<ServerTls> tls, BooleanSupplier logConnections,
-                                Supplier<TcpTuning> tcpTuning) {
+                                Supplier<TcpTuning> tcpTuning, FairReads fairReads) {
         this.loop = loop;
+        this.fairReads = fairReads;
         this.transport = transport;
         this.targets = targets;
         this.defaultSocketDir = defaultSocketDir;
@@ -122,7 +124,7 @@ public final class NettyServerConnector implements ServerConnector {
                     @Override
                     protected void initChannel(Channel ch) {
                         tuning.apply(ch); // a unix socket is left alone
-                        FairReads.apply(ch);
+                        fairReads.apply(ch);
                         ServerConnection conn = new ServerConnection(ch, target, key.database(), login);
                         ServerDebug.launching(conn, target);
                         if (negotiateTls) {

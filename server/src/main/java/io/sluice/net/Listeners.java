@@ -23,7 +23,6 @@ import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Set;
-import java.util.concurrent.TimeUnit;
 import java.util.function.BiConsumer;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
@@ -37,7 +36,8 @@ public final class Listeners {
     private final EventLoopGroup group;
     private final Transport transport;
     private final AcceptFailures acceptFailures;
-    private final EventLoopGroup acceptor;
+    private final AcceptDrain drain = new AcceptDrain();
+    private final FairReads fairReads = new FairReads(drain::beforeRead);
     private final List<Channel> tcp = new ArrayList<>();
     private Channel unix;
     private Path unixPath;
@@ -54,10 +54,11 @@ public final class Listeners {
         this.info = info;
         this.transport = transport;
         this.acceptFailures = new AcceptFailures(errorLog);
-        // accept() on a thread of its own: behind the one loop that serves every client, the
-        // accept queue overflowed under bursts of quick connects (cancels) that PgBouncer's
-        // tighter loop kept up with; accepted channels still live on the clients' loop
-        this.acceptor = transport.newGroup(1);
+    }
+
+    /** The read allocator for every connection on the clients' loop: it gives the accept queues their turn. */
+    public FairReads fairReads() {
+        return fairReads;
     }
 
     /**
@@ -85,7 +86,9 @@ public final class Listeners {
                         b.option(NioChannelOption.of(StandardSocketOptions.SO_REUSEPORT), true);
                     }
                 }
-                tcp.add(b.bind(sa).syncUninterruptibly().channel());
+                Channel listener = b.bind(sa).syncUninterruptibly().channel();
+                tcp.add(listener);
+                drain.add(listener, group.next(), b.config().childHandler(), maxAccepts(backlog));
             }
             if (unixSocketDir != null && !unixSocketDir.isEmpty() && transport.nativeEpoll()) {
                 unixPath = Path.of(unixSocketDir, ".s.PGSQL." + port);
@@ -97,8 +100,9 @@ public final class Listeners {
                 // successor's. Our own file goes in closeAll, if it is still ours.
                 Path bound = UnixSocketFile.bindName(unixPath);
                 Files.deleteIfExists(bound);
-                unix = bootstrap(transport.serverDomainSocketChannel(), backlog, ch -> init.accept(ch, true))
-                        .bind(new DomainSocketAddress(bound.toString())).syncUninterruptibly().channel();
+                ServerBootstrap ub = bootstrap(transport.serverDomainSocketChannel(), backlog, ch -> init.accept(ch, true));
+                unix = ub.bind(new DomainSocketAddress(bound.toString())).syncUninterruptibly().channel();
+                drain.add(unix, group.next(), ub.config().childHandler(), maxAccepts(backlog));
                 applyMode(bound, unixSocketMode, unixSocketGroup);
                 unixFileKey = UnixSocketFile.fileKey(bound);
                 Files.move(bound, unixPath, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
@@ -111,21 +115,25 @@ public final class Listeners {
 
     private ServerBootstrap bootstrap(Class<? extends io.netty.channel.ServerChannel> type, int backlog,
                                       java.util.function.Consumer<Channel> init) {
-        return new ServerBootstrap().group(acceptor, group).channel(type)
+        return new ServerBootstrap().group(group, group).channel(type)
                 .option(ChannelOption.SO_BACKLOG, backlog)
                 // accept until the queue is empty (up to a backlog's worth) on each wakeup, as
                 // PgBouncer's accept loop does: Netty's default of 16 a turn let a burst of
                 // quick connects overflow a 128-deep queue while the loop served the clients
                 .option(ChannelOption.RCVBUF_ALLOCATOR,
-                        new ServerChannelRecvByteBufAllocator().maxMessagesPerRead(Math.max(16, backlog)))
+                        new ServerChannelRecvByteBufAllocator().maxMessagesPerRead(maxAccepts(backlog)))
                 .handler(acceptFailures)
                 .childHandler(new ChannelInitializer<Channel>() {
                     @Override
                     protected void initChannel(Channel ch) {
-                        FairReads.apply(ch);
+                        fairReads.apply(ch);
                         init.accept(ch);
                     }
                 });
+    }
+
+    private static int maxAccepts(int backlog) {
+        return Math.max(16, backlog);
     }
 
     private static void applyMode(Path path, int mode, String group) throws IOException {
@@ -149,6 +157,7 @@ public final class Listeners {
     /** Stops accepting TCP clients; the unix socket stays for the console (SHUTDOWN WAIT_FOR_*). */
     public void closeTcp() {
         for (Channel c : tcp) {
+            drain.remove(c);
             c.close().syncUninterruptibly();
         }
         tcp.clear();
@@ -157,11 +166,11 @@ public final class Listeners {
     public void closeAll() {
         closeTcp();
         if (unix != null) {
+            drain.remove(unix);
             unix.close().syncUninterruptibly();
             unix = null;
             UnixSocketFile.deleteIfOurs(unixPath, unixFileKey);
         }
-        acceptor.shutdownGracefully(0, 200, TimeUnit.MILLISECONDS);
     }
 
     /** Bound TCP ports (tests pass port 0). */

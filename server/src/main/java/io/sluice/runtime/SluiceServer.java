@@ -105,8 +105,9 @@ public final class SluiceServer implements SessionContext {
         this.loop = group.next();
         String socketDir = config.unixSocketDir();
         this.hosts = new HostRouting(() -> routing, scramKeys, authLookups::queriedSecret);
+        this.listeners = new Listeners(group, transport, Log.global()::error, Log.global()::info);
         this.connector = new NettyServerConnector(loop, transport, hosts::next, socketDir, this::serverCreated,
-                tls::server, () -> sessionSettings.logConnections(), this::tcpTuning);
+                tls::server, () -> sessionSettings.logConnections(), this::tcpTuning, listeners.fairReads());
         this.dedicated = new DedicatedServers(connector, poolEvents);
         this.replicas = new ReplicaChecking(this, connector, hosts);
         hosts.serviceCheck(replicas::inService);
@@ -115,7 +116,6 @@ public final class SluiceServer implements SessionContext {
                 Clock.SYSTEM, scheduler, Randomness.threadLocal());
         this.cancels = new CancelForwarder(loop, transport, socketDir);
         this.peers = new PeerForwarder(loop, transport, () -> routing.config());
-        this.listeners = new Listeners(group, transport, Log.global()::error, Log.global()::info);
     }
 
     /** Binds the listeners and starts the periodic tasks. */

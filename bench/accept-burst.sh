@@ -8,6 +8,9 @@
 #
 #   bench/accept-burst.sh [CONNECTS=3000] [THREADS=200] [ROUNDS=3]      (needs root for unshare -n)
 #   SLUICE_JAR=/path/to/other/sluice.jar bench/accept-burst.sh           (another Sluice build)
+#   BUSY=100 bench/accept-burst.sh     the bursts arrive while BUSY pgbench -S clients keep the
+#                                      pooler's loop busy (a PostgreSQL is started for them,
+#                                      reached over its unix socket from the namespace)
 #
 # Figures depend on the machine's load; compare the two poolers in the same run, never across runs.
 source "$(dirname "$0")/lib.sh"
@@ -52,8 +55,14 @@ PY
 
 port=6432  # inside each pooler's own namespace, so any port is free
 ini="$work/accept.ini"
-printf '[databases]\nnowhere = host=127.0.0.1 port=1\n[pgbouncer]\nlisten_addr = 127.0.0.1\nlisten_port = %s\nunix_socket_dir =\nauth_type = trust\nauth_file = %s/users.txt\nmax_client_conn = 5000\n' \
-  "$port" "$work" > "$ini"
+busy=${BUSY:-0}
+database="nowhere = host=127.0.0.1 port=1"
+if [ "$busy" -gt 0 ]; then
+  pgbench_cluster
+  database="postgres = host=$work port=$pg_port dbname=postgres"
+fi
+printf '[databases]\n%s\n[pgbouncer]\nlisten_addr = 127.0.0.1\nlisten_port = %s\nunix_socket_dir =\nauth_type = trust\nauth_file = %s/users.txt\nmax_client_conn = 5000\n' \
+  "$database" "$port" "$work" > "$ini"
 echo '"postgres" ""' > "$work/users.txt"
 is_root && chown postgres: "$ini" "$work/users.txt"
 
@@ -61,8 +70,21 @@ run() { # NAME COMMAND...: the command and the client share one fresh namespace
   local name=$1; shift
   echo "$name"
   unshare -n bash -c 'ip link set lo up 2>/dev/null || ifconfig lo up; ulimit -n 8192; "$@" >/dev/null 2>&1 & srv=$!;
-    python3 "$0" '"$port $connects $threads $rounds"'; kill $srv; wait $srv 2>/dev/null || true' \
+    pgbin='"$pgbin"'; '"$(declare -f busy_load)"'; busy_load '"$port $busy $work/busy.out"'
+    python3 "$0" '"$port $connects $threads $rounds"'
+    [ -n "${load:-}" ] && { wait $load 2>/dev/null || true; }
+    kill $srv; wait $srv 2>/dev/null || true' \
     "$work/burst.py" "$@"
+  [ "$busy" -gt 0 ] && echo "  meanwhile $busy pgbench -S clients: $(grep -E '^(tps|number of transactions actually)' "$work/busy.out" | tr '\n' ' ')"
+  true
+}
+
+busy_load() { # PORT CLIENTS OUT: (inside the namespace) once the pooler listens, CLIENTS pgbench
+  # -S clients for 10 s of warm-up, then in the background for the bursts (sets load; output to OUT)
+  [ "$2" -gt 0 ] || return 0
+  local i; for i in $(seq 1 300); do (exec 3<>/dev/tcp/127.0.0.1/"$1") 2>/dev/null && break; sleep 0.1; done
+  "$pgbin/pgbench" -n -S -c "$2" -j 2 -T 10 -h 127.0.0.1 -p "$1" -U postgres postgres >/dev/null 2>&1
+  "$pgbin/pgbench" -n -S -c "$2" -j 2 -T 20 -h 127.0.0.1 -p "$1" -U postgres postgres > "$3" 2>&1 & load=$!
 }
 run "Sluice" java -Xmx256m -jar "$jar" -q "$ini"
 run "PgBouncer $("$pgbouncer" --version | head -1 | awk '{print $2}')" \

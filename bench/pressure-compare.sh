@@ -24,17 +24,18 @@
 # any pooler could answer it given how fast that stage's PostgreSQL accepts new connections.
 # Both poolers get the same warm-up first, so a JVM's cold code is not what gets measured (a
 # pooler in production has run these paths many times): select-only load on one pool and herds
-# on three others (cold, then warm). Every run is bounded (-t 1 or -T). Needs root for the
+# on three others (cold, then warm; WARM_HERDS of them). Every run is bounded (-t 1 or -T). Needs root for the
 # remote stage (ip netns, a C compiler for the relay); STAGES=same-host runs without it.
 #
 #   [ROUNDS=3] [STAGES="same-host remote"] [AUTHS="trust scram-sha-256"] [DELAY_US=500] \
-#   bench/pressure-compare.sh [fifo-seconds]
+#   [WARM_HERDS=9] bench/pressure-compare.sh [fifo-seconds]
 # A smoke run: ROUNDS=1 AUTHS=trust bench/pressure-compare.sh 2
 secs=${1:-15}
 rounds=${ROUNDS:-3}
 stages=${STAGES:-same-host remote}
 auths=${AUTHS:-trust scram-sha-256}
 delay_us=${DELAY_US:-500}
+warm_herds=${WARM_HERDS:-9}
 . "$(dirname "$0")/lib.sh"
 pg_port=$(free_port)
 poolers=()
@@ -144,8 +145,9 @@ start_pooler() { # $1 kind, $2 auth -> sets port
   # Same warm-up for both poolers on pools other than the measured one, so that pool is cold
   # but the process is not.
   PGPASSWORD=bench-pw "$pgbin/pgbench" -n -S -M extended -c 20 -j 2 -T 4 -h 127.0.0.1 -p "$port" -U "$3" warmup >/dev/null 2>&1 || true
-  for i in 1 2 3 1 2 3 1 2 3; do # the first three herds find cold pools (connect paths), the rest warm ones
-    PGPASSWORD=bench-pw "$pgbin/pgbench" -n -c 200 -j 2 -t 1 -f "$work/herd.sql" -h 127.0.0.1 -p "$port" -U "$3" "warmherd$i" >/dev/null 2>&1 || true
+  local k
+  for ((k = 0; k < warm_herds; k++)); do # the first three herds find cold pools (connect paths), the rest warm ones
+    PGPASSWORD=bench-pw "$pgbin/pgbench" -n -c 200 -j 2 -t 1 -f "$work/herd.sql" -h 127.0.0.1 -p "$port" -U "$3" "warmherd$((k % 3 + 1))" >/dev/null 2>&1 || true
   done
 }
 

@@ -86,9 +86,7 @@ public final class Listeners {
                         b.option(NioChannelOption.of(StandardSocketOptions.SO_REUSEPORT), true);
                     }
                 }
-                Channel listener = b.bind(sa).syncUninterruptibly().channel();
-                tcp.add(listener);
-                drain.add(listener, group.next(), b.config().childHandler(), maxAccepts(backlog));
+                tcp.add(listen(b, sa, backlog));
             }
             if (unixSocketDir != null && !unixSocketDir.isEmpty() && transport.nativeEpoll()) {
                 unixPath = Path.of(unixSocketDir, ".s.PGSQL." + port);
@@ -100,9 +98,8 @@ public final class Listeners {
                 // successor's. Our own file goes in closeAll, if it is still ours.
                 Path bound = UnixSocketFile.bindName(unixPath);
                 Files.deleteIfExists(bound);
-                ServerBootstrap ub = bootstrap(transport.serverDomainSocketChannel(), backlog, ch -> init.accept(ch, true));
-                unix = ub.bind(new DomainSocketAddress(bound.toString())).syncUninterruptibly().channel();
-                drain.add(unix, group.next(), ub.config().childHandler(), maxAccepts(backlog));
+                unix = listen(bootstrap(transport.serverDomainSocketChannel(), backlog, ch -> init.accept(ch, true)),
+                        new DomainSocketAddress(bound.toString()), backlog);
                 applyMode(bound, unixSocketMode, unixSocketGroup);
                 unixFileKey = UnixSocketFile.fileKey(bound);
                 Files.move(bound, unixPath, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
@@ -111,6 +108,13 @@ public final class Listeners {
             closeAll();
             throw e instanceof IOException io ? io : new IOException("could not listen: " + e.getMessage(), e);
         }
+    }
+
+    /** Binds {@code b} to {@code address}; the accept drain takes its queue too from then on. */
+    private Channel listen(ServerBootstrap b, java.net.SocketAddress address, int backlog) {
+        Channel listener = b.bind(address).syncUninterruptibly().channel();
+        drain.add(listener, group.next(), b.config().childHandler(), maxAccepts(backlog));
+        return listener;
     }
 
     private ServerBootstrap bootstrap(Class<? extends io.netty.channel.ServerChannel> type, int backlog,

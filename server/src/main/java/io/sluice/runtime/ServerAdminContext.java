@@ -263,7 +263,7 @@ final class ServerAdminContext implements AdminContext {
     public List<StatsRow> stats() {
         List<StatsRow> rows = new ArrayList<>();
         for (DatabaseStats d : server.stats().all()) {
-            rows.add(new StatsRow(d.database(), counters(d.totals()), counters(d.averages())));
+            rows.add(new StatsRow(d.database(), counters(d.totals()), counters(server.stats().averages(d))));
         }
         return rows;
     }

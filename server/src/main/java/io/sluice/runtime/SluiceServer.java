@@ -61,7 +61,7 @@ public final class SluiceServer implements SessionContext {
     private final PoolRegistry pools;
     private final EventLoopScheduler scheduler;
     private final ClientRegistry clients = new ClientRegistry();
-    private final StatsRegistry stats = new StatsRegistry();
+    private final StatsRegistry stats = new StatsRegistry(Clock.SYSTEM);
     private final WelcomeCache welcome = new WelcomeCache(this::checkout);
     private final ScramKeyCache scramKeys = new ScramKeyCache();
     private final AuthLookups authLookups = new AuthLookups(() -> this.routing, this::checkout);
@@ -179,7 +179,7 @@ public final class SluiceServer implements SessionContext {
     private void scheduleStats() {
         long period = Math.max(1, routing.config().settings().integer("stats_period"));
         loop.schedule(() -> {
-            long[] avg = stats.rollPeriod(period);
+            long[] avg = stats.periodBoundary();
             if (routing.config().settings().flag("log_stats")) {
                 Log.global().info(StatsRegistry.logLine(avg));
             }

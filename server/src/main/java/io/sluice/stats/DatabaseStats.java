@@ -1,9 +1,9 @@
 package io.sluice.stats;
 
 /**
- * Monotonic counters for one database, in PgBouncer's units (times in microseconds), and the
- * averages of the last completed {@code stats_period}. Written on the event loop; read by the
- * console on the same loop.
+ * Monotonic counters for one database, in PgBouncer's units (times in microseconds), with the
+ * snapshots taken at the last two {@code stats_period} boundaries that {@link StatsRegistry}
+ * computes averages from. Written on the event loop; read by the console on the same loop.
  */
 public final class DatabaseStats {
     public static final int FIELDS = 11;
@@ -13,8 +13,9 @@ public final class DatabaseStats {
 
     private final String database;
     private final long[] totals = new long[FIELDS];
-    private long[] periodStart = new long[FIELDS];
-    private long[] averages = new long[FIELDS];
+    /** Totals at the latest period boundary, and at the one before it. */
+    private long[] newer = new long[FIELDS];
+    private long[] older = new long[FIELDS];
 
     public DatabaseStats(String database) {
         this.database = database;
@@ -57,27 +58,18 @@ public final class DatabaseStats {
         return totals.clone();
     }
 
-    public long[] averages() {
-        return averages.clone();
-    }
-
-    /**
-     * Closes a stats period of {@code seconds}: counts become per-second rates, times become
-     * per-transaction / per-query / per-assignment averages (PgBouncer's rules).
-     */
-    public void rollPeriod(double seconds) {
+    /** What was counted since the period boundary before the latest one: PgBouncer's averaging window. */
+    long[] sinceOlder() {
         long[] delta = new long[FIELDS];
         for (int i = 0; i < FIELDS; i++) {
-            delta[i] = totals[i] - periodStart[i];
+            delta[i] = totals[i] - older[i];
         }
-        long[] avg = new long[FIELDS];
-        for (int i : new int[] {ASSIGNMENTS, XACTS, QUERIES, RECEIVED, SENT, CLIENT_PARSE, SERVER_PARSE, BIND}) {
-            avg[i] = seconds > 0 ? (long) (delta[i] / seconds) : 0;
-        }
-        avg[XACT_TIME] = delta[XACTS] > 0 ? delta[XACT_TIME] / delta[XACTS] : 0;
-        avg[QUERY_TIME] = delta[QUERIES] > 0 ? delta[QUERY_TIME] / delta[QUERIES] : 0;
-        avg[WAIT_TIME] = delta[ASSIGNMENTS] > 0 ? delta[WAIT_TIME] / delta[ASSIGNMENTS] : 0;
-        averages = avg;
-        periodStart = totals.clone();
+        return delta;
+    }
+
+    /** A period boundary: the window moves on by one period. */
+    void periodBoundary() {
+        older = newer;
+        newer = totals.clone();
     }
 }

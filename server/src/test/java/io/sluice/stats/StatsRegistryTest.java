@@ -1,12 +1,14 @@
 package io.sluice.stats;
 
+import static java.util.concurrent.TimeUnit.SECONDS;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import org.junit.jupiter.api.Test;
 
-/** Per-database counters, their sums, the stats_period roll and the log_stats line. */
+/** Per-database counters, their sums, PgBouncer's averaging window and the log_stats line. */
 class StatsRegistryTest {
-    private final StatsRegistry registry = new StatsRegistry();
+    private long now = 1_000_000_000L;
+    private final StatsRegistry registry = new StatsRegistry(() -> now);
 
     @Test
     void oneCounterSetPerDatabaseInNameOrder() {
@@ -18,7 +20,7 @@ class StatsRegistryTest {
     }
 
     @Test
-    void totalsAndAveragesAreSummedOverDatabases() {
+    void totalsAreSummedAndAveragesComeFromSummedCounters() {
         registry.of("a").transaction(300);
         registry.of("a").transaction(100);
         registry.of("b").transaction(1000);
@@ -28,18 +30,45 @@ class StatsRegistryTest {
         assertThat(totals[DatabaseStats.XACTS]).isEqualTo(3);
         assertThat(totals[DatabaseStats.XACT_TIME]).isEqualTo(1400);
         assertThat(totals[DatabaseStats.QUERIES]).isEqualTo(1);
-        assertThat(registry.averages()).containsOnly(0L); // no period closed yet
 
-        long[] avg = registry.rollPeriod(2.0);
-
-        // a: 2 xacts in 2 s = 1/s, 200 us each; b: 1 xact = 0/s (integer rate), 1000 us
-        assertThat(avg[DatabaseStats.XACTS]).isEqualTo(1);
-        assertThat(avg[DatabaseStats.XACT_TIME]).isEqualTo(1200);
+        // at start PgBouncer's window is one second long: 3 xacts in 1 s; 1400 us over 3 xacts
+        long[] avg = registry.averages();
+        assertThat(avg[DatabaseStats.XACTS]).isEqualTo(3);
+        assertThat(avg[DatabaseStats.XACT_TIME]).isEqualTo(466);
         assertThat(avg[DatabaseStats.QUERY_TIME]).isEqualTo(50);
-        assertThat(registry.averages()).isEqualTo(avg);
+        assertThat(registry.averages(registry.of("a"))[DatabaseStats.XACT_TIME]).isEqualTo(200);
+        assertThat(registry.averages(registry.of("b"))[DatabaseStats.XACTS]).isEqualTo(1);
+    }
 
-        // the next period starts from the new totals
-        assertThat(registry.rollPeriod(2.0)[DatabaseStats.XACT_TIME]).isZero();
+    @Test
+    void averagesAreLiveOverTheWindowFromTheBoundaryBeforeTheLatest() {
+        DatabaseStats a = registry.of("a");
+        now += SECONDS.toNanos(3);
+        for (int i = 0; i < 8; i++) {
+            a.transaction(10);
+        }
+        // before any boundary: since start, plus PgBouncer's initial second (4 s)
+        assertThat(registry.averages(a)[DatabaseStats.XACTS]).isEqualTo(2);
+
+        now += SECONDS.toNanos(1); // the first boundary, 4 s after start
+        long[] logged = registry.periodBoundary();
+        assertThat(logged[DatabaseStats.XACTS]).isEqualTo(2); // the period that ended: 8 in the 4 s since start
+
+        now += SECONDS.toNanos(4);
+        for (int i = 0; i < 16; i++) {
+            a.transaction(40);
+        }
+        // window from start (the boundary before the latest): 24 xacts in 8 s; 16 x 40 + 8 x 10 us over 24
+        assertThat(registry.averages(a)[DatabaseStats.XACTS]).isEqualTo(3);
+        assertThat(registry.averages(a)[DatabaseStats.XACT_TIME]).isEqualTo(30);
+
+        logged = registry.periodBoundary(); // second boundary at 8 s: the period that ended, 4-8 s
+        assertThat(logged[DatabaseStats.XACTS]).isEqualTo(4);
+        assertThat(logged[DatabaseStats.XACT_TIME]).isEqualTo(40);
+
+        now += SECONDS.toNanos(2); // the window is now 4-10 s, with nothing new counted
+        assertThat(registry.averages(a)[DatabaseStats.XACTS]).isEqualTo(2);
+        assertThat(registry.averages()[DatabaseStats.XACT_TIME]).isEqualTo(40);
     }
 
     @Test

@@ -74,7 +74,34 @@ class AdminCompatIT {
         CompatTargets t = CompatTargets.get();
         assertThat(firstValues(console(t.sluice.port(), "SHOW DATABASES")))
                 .containsExactlyInAnyOrderElementsOf(firstValues(console(t.pgbouncer.port(), "SHOW DATABASES")))
-                .contains("compat", "compat_session", "compat_small", "pgbouncer");
+                .contains("compat", "compat_session", "compat_small", "compat_stats", "pgbouncer");
+    }
+
+    /**
+     * SHOW STATS averages are live, as PgBouncer computes them when asked: queries just run show
+     * in avg_query_time and avg_xact_time at once, not only after a stats_period has ended.
+     */
+    @Test
+    void statsAveragesIncludeQueriesJustRun() throws Exception {
+        CompatTargets t = CompatTargets.get();
+        for (int port : List.of(t.pgbouncer.port(), t.sluice.port())) {
+            try (WireClient c = t.login(port, "compat_stats")) {
+                for (int i = 0; i < 5; i++) {
+                    assertThat(c.simple("SELECT pg_sleep(0.02)")).last().isEqualTo("Z I");
+                }
+            }
+        }
+        for (var target : t.ports().entrySet()) {
+            List<String> shown = console(target.getValue(), "SHOW STATS");
+            List<String> names = columns(shown);
+            String[] row = shown.stream().filter(s -> s.startsWith("D compat_stats|")).findFirst()
+                    .map(s -> s.substring(2).split("\\|", -1)).orElseThrow();
+            for (String column : List.of("avg_query_time", "avg_xact_time")) {
+                assertThat(Long.parseLong(row[names.indexOf(column)]))
+                        .as("%s: SHOW STATS %s after five 20 ms queries", target.getKey(), column)
+                        .isGreaterThanOrEqualTo(20_000);
+            }
+        }
     }
 
     private static List<String> firstValues(List<String> events) {

@@ -14,7 +14,8 @@ import java.util.Map;
  * started from the same pgbouncer.ini text (only the listen port and socket dir differ, which
  * the testkit forces) in front of one database on the shared PostgreSQL cluster. Aliases:
  * {@code compat} (transaction pool), {@code compat_session} (session pool), {@code compat_small}
- * (transaction pool of 3). A missing PgBouncer is a failure, never a skip. Thread-safe.
+ * (transaction pool of 3), {@code compat_stats} (transaction pool that only the statistics test
+ * uses, so its averages are that test's own queries). A missing PgBouncer is a failure, never a skip. Thread-safe.
  */
 final class CompatTargets {
     static final String USER = "compat_user";
@@ -62,6 +63,7 @@ final class CompatTargets {
                 + "compat = " + target + "\n"
                 + "compat_session = " + target + " pool_mode=session\n"
                 + "compat_small = " + target + " pool_size=" + SMALL_POOL + "\n"
+                + "compat_stats = " + target + "\n"
                 + "[pgbouncer]\n"
                 + "auth_type = md5\n"
                 + "pool_mode = transaction\n"

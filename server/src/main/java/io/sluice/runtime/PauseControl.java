@@ -5,6 +5,7 @@ import io.sluice.pool.CheckoutFailure;
 import io.sluice.pool.Waiter;
 import io.sluice.pool.evict.PoolRegistry;
 import io.sluice.pool.pressure.Pool;
+import io.sluice.util.Scheduler;
 
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -14,6 +15,8 @@ import java.util.List;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
+import java.util.function.LongConsumer;
+import java.util.function.LongSupplier;
 
 /**
  * PAUSE / RESUME / DISABLE / ENABLE with PgBouncer's meaning: a paused database hands out no
@@ -38,7 +41,23 @@ final class PauseControl implements DatabaseControl {
     /** SHUTDOWN WAIT_FOR_SERVERS: requests that would wait are answered with this instead. */
     private CheckoutFailure refusal;
 
-    private record Held(String database, Waiter waiter, Runnable checkout) {
+    /**
+     * A request held by a pause. It is under query_wait_timeout while held, as PgBouncer's
+     * waiting clients are, and the time held counts against its budget after RESUME.
+     */
+    private static final class Held {
+        final String database;
+        final Waiter waiter;
+        final LongConsumer checkout;
+        final long since;
+        Scheduler.Cancellable timeout = Scheduler.Cancellable.NONE;
+
+        Held(String database, Waiter waiter, LongConsumer checkout, long since) {
+            this.database = database;
+            this.waiter = waiter;
+            this.checkout = checkout;
+            this.since = since;
+        }
     }
 
     /** A PAUSE or WAIT_CLOSE not answered yet; {@code database} null = all. */
@@ -61,14 +80,28 @@ final class PauseControl implements DatabaseControl {
         return disabledDbs.contains(db);
     }
 
-    /** Runs {@code checkout} for {@code waiter} now, or when the database is resumed. */
-    void checkout(String db, Waiter waiter, Runnable checkout) {
+    /**
+     * Runs {@code checkout} for {@code waiter} now, or when the database is resumed, with the
+     * nanoseconds it was held; {@code queryWaitTimeout} (nanoseconds, {@link Long#MAX_VALUE}:
+     * none; asked only when held) ends a hold that lasts too long with PgBouncer's
+     * query_wait_timeout error.
+     */
+    void checkout(String db, Waiter waiter, LongSupplier queryWaitTimeout, LongConsumer checkout) {
         if (refusal != null) {
             waiter.failed(refusal);
         } else if (paused(db)) {
-            held.add(new Held(db, waiter, checkout));
+            Held h = new Held(db, waiter, checkout, server.clock().nanoTime());
+            held.add(h);
+            long budget = queryWaitTimeout.getAsLong();
+            if (budget != Long.MAX_VALUE) {
+                h.timeout = server.scheduler().schedule(() -> {
+                    if (held.remove(h) && waiter.isAlive()) {
+                        waiter.failed(CheckoutFailure.waitTimeout());
+                    }
+                }, budget);
+            }
         } else {
-            checkout.run();
+            checkout.accept(0);
         }
     }
 
@@ -82,7 +115,10 @@ final class PauseControl implements DatabaseControl {
         markPaused(null);
         List<Held> refused = List.copyOf(held);
         held.clear();
-        refused.forEach(h -> h.waiter().failed(failure));
+        refused.forEach(h -> {
+            h.timeout.cancel();
+            h.waiter.failed(failure);
+        });
         server.pools().pools().forEach(p -> p.failWaiting(failure));
     }
 
@@ -90,7 +126,7 @@ final class PauseControl implements DatabaseControl {
     void forget(String db) {
         pausedDbs.remove(db);
         disabledDbs.remove(db);
-        held.removeIf(h -> h.database().equals(db));
+        held.removeIf(h -> h.database.equals(db));
         closeNeeded.values().removeIf(db::equals);
         waitingClose.removeIf(this::answerIfClosed);
     }
@@ -132,9 +168,13 @@ final class PauseControl implements DatabaseControl {
                 p.done().complete(null);
             }
         }
-        List<Held> ready = held.stream().filter(h -> !paused(h.database())).toList();
+        List<Held> ready = held.stream().filter(h -> !paused(h.database)).toList();
         held.removeAll(ready);
-        ready.forEach(h -> h.checkout().run());
+        long now = server.clock().nanoTime();
+        ready.forEach(h -> {
+            h.timeout.cancel();
+            h.checkout.accept(now - h.since);
+        });
     }
 
     private List<Pool> pools(String db) {

@@ -1,18 +1,25 @@
 package io.sluice.it;
 
 import io.sluice.testkit.Await;
+import io.sluice.testkit.PgBouncerProcess;
 import io.sluice.testkit.PgCluster;
 import io.sluice.testkit.ProcessResult;
 import io.sluice.testkit.ProcessRunner;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-/** PAUSE lets running transactions finish and holds new ones; RESUME lets them through. */
+/**
+ * PAUSE lets running transactions finish and holds new ones, each under query_wait_timeout;
+ * RESUME lets them through.
+ */
 class PauseResumeIT {
     @Test
     void pauseDuringPgbenchLosesNoTransaction() throws Exception {
@@ -42,6 +49,49 @@ class PauseResumeIT {
             assertThat(result.exitCode()).as(result.describe()).isZero();
             assertThat(PgbenchTransactionModeIT.number(result.stdout(), "number of failed transactions: (\\d+)")).isZero();
         }
+    }
+
+    /**
+     * A request held by PAUSE is under query_wait_timeout, as PgBouncer's waiting clients are:
+     * it ends with "query_wait_timeout" instead of waiting for RESUME without bound. Same
+     * scenario on Debian's PgBouncer when installed.
+     */
+    @Test
+    void aRequestHeldByPauseEndsAtQueryWaitTimeoutAsInPgBouncer() throws Exception {
+        PgCluster pg = PgCluster.shared();
+        String db = PgCluster.uniqueName("pausewait");
+        pg.createDatabase(db, PgCluster.SUPERUSER);
+        String ini = "[databases]\n" + db + " = host=127.0.0.1 port=" + pg.port() + "\n[pgbouncer]\n"
+                + "auth_type = trust\npool_mode = transaction\nadmin_users = postgres\nquery_wait_timeout = 2\n";
+        String users = "\"postgres\" \"\"\n";
+        Map<String, String> seen = new LinkedHashMap<>();
+        for (String name : List.of("sluice", "pgbouncer")) {
+            if (name.equals("pgbouncer") && !PgBouncerProcess.available()) {
+                continue;
+            }
+            try (Pooler p = name.equals("sluice") ? Pooler.sluice(ini, users) : Pooler.pgbouncer(ini, users)) {
+                assertThat(query(p, db).stdout().trim()).as("%s before PAUSE", p).isEqualTo("1");
+                ProcessResult pause = ProcessRunner.psql("127.0.0.1", p.port(), "pgbouncer", "postgres", null,
+                        "PAUSE " + db);
+                assertThat(pause.exitCode()).as(pause.describe()).isZero();
+
+                ProcessResult held = query(p, db);
+                seen.put(p.toString(), held.exitCode() + " " + held.stderr().lines()
+                        .filter(l -> l.contains("FATAL") || l.contains("ERROR")).findFirst().orElse(held.stderr()));
+
+                ProcessResult resume = ProcessRunner.psql("127.0.0.1", p.port(), "pgbouncer", "postgres", null,
+                        "RESUME " + db);
+                assertThat(resume.exitCode()).as(resume.describe()).isZero();
+                assertThat(query(p, db).stdout().trim()).as("%s after RESUME", p).isEqualTo("1");
+            }
+        }
+        System.out.println("query held by PAUSE, query_wait_timeout = 2: " + seen);
+        assertThat(seen.values()).allSatisfy(v -> assertThat(v).isEqualTo("2 FATAL:  query_wait_timeout"));
+    }
+
+    private static ProcessResult query(Pooler p, String db) {
+        return ProcessRunner.psqlCommand("127.0.0.1", p.port(), db, "postgres", null, "select 1")
+                .timeout(Duration.ofSeconds(30)).run();
     }
 
     static ProcessResult console(SluiceFixture s, String sql) {

@@ -10,7 +10,7 @@ final class Failures {
     }
 
     static CheckoutFailure waitTimeout() {
-        return new CheckoutFailure(CheckoutFailure.Kind.WAIT_TIMEOUT, WAIT_TIMEOUT_SQLSTATE, "query_wait_timeout");
+        return CheckoutFailure.waitTimeout();
     }
 
     static CheckoutFailure closed() {

@@ -107,11 +107,27 @@ public final class Pool {
 
     /** Asks for a server; {@code waiter} later gets exactly one of granted/failed (none if it dies). */
     public void checkout(Waiter waiter) {
+        checkout(waiter, 0);
+    }
+
+    /**
+     * Asks for a server for a request that already waited {@code waitedNanos} elsewhere (held by
+     * PAUSE): that time counts against its query_wait_timeout, as it does in PgBouncer.
+     */
+    public void checkout(Waiter waiter, long waitedNanos) {
         if (closed) {
             waiter.failed(Failures.closed());
             return;
         }
-        new Checkout(this, waiter, now(), settings.queryWaitTimeout()).start();
+        long budget = settings.queryWaitTimeout();
+        if (waitedNanos > 0 && budget > 0 && budget != Long.MAX_VALUE) {
+            if (waitedNanos >= budget) {
+                waiter.failed(Failures.waitTimeout());
+                return;
+            }
+            budget -= waitedNanos;
+        }
+        new Checkout(this, waiter, now(), budget).start();
     }
 
     /** Called by the session layer at each transaction end: feeds the adaptive budgets. */

@@ -22,6 +22,7 @@ import io.sluice.admin.StatsRow;
 import io.sluice.admin.UserRow;
 import io.sluice.backend.ServerConnection;
 import io.sluice.config.ConfigException;
+import io.sluice.config.ConfigKeys;
 import io.sluice.config.ConfigSnapshot;
 import io.sluice.config.DatabaseEntry;
 import io.sluice.log.Log;
@@ -405,6 +406,12 @@ final class ServerAdminContext implements AdminContext {
 
     @Override
     public SetOutcome set(String key, String value) {
+        var fixed = ConfigKeys.find(key.strip()).filter(k -> !k.changeable());
+        if (fixed.isPresent()) {
+            // PgBouncer answers SET of a key read only at start with success and changes nothing
+            Log.global().warning("SET " + fixed.get().name() + " ignored: it takes effect only at start");
+            return SetOutcome.OK;
+        }
         try {
             boolean tlsApplied = server.applyConfig(cfg().withSetting(key, value));
             return tlsApplied || !(key.contains("_tls_") || key.contains("_tls13_")) ? SetOutcome.OK

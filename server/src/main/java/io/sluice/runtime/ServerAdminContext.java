@@ -36,6 +36,7 @@ import io.sluice.session.state.ServerSession;
 import io.sluice.stats.DatabaseStats;
 
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -142,6 +143,8 @@ final class ServerAdminContext implements AdminContext {
         PoolKey console = ClientRegistry.consolePool();
         rows.add(new PoolRow(console.database(), console.user(), clients.active(console), 0, 0, 0, 0, 0, 0, 0, 0, 0,
                 0, 0, "statement", null));
+        // PgBouncer keeps its console pool in the one sorted pool list
+        rows.sort(Comparator.comparing((PoolRow r) -> new PoolKey(r.database(), r.user()), PoolKey.SHOW_ORDER));
         return rows;
     }
 

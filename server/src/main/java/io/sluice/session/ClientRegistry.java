@@ -114,10 +114,13 @@ public final class ClientRegistry {
         return ClientSession.CONSOLE_POOL;
     }
 
-    /** Logged-in clients, pool by pool: active ones (idle, then linked), then waiting ones. */
+    /** Logged-in clients, pool by pool in PgBouncer's pool order: active ones (idle, then linked), then waiting ones. */
     public List<ClientSession> byPool() {
         List<ClientSession> all = new ArrayList<>();
-        for (var perState : pools.values()) {
+        List<PoolKey> keys = new ArrayList<>(pools.keySet());
+        keys.sort(PoolKey.SHOW_ORDER);
+        for (PoolKey key : keys) {
+            var perState = pools.get(key);
             for (ClientSession.State st : List.of(ClientSession.State.IDLE, ClientSession.State.ACTIVE,
                     ClientSession.State.WAITING)) {
                 Set<ClientSession> l = perState.get(st);

@@ -35,8 +35,7 @@ import java.util.function.Predicate;
  * database is fixed for the life of the process (reload changes the numbers, not the mode).
  */
 public final class PoolRegistry {
-    private static final Comparator<Pool> SHOW_ORDER =
-            Comparator.comparing((Pool p) -> p.key().database()).thenComparing(p -> p.key().user());
+    private static final Comparator<Pool> SHOW_ORDER = Comparator.comparing(Pool::key, PoolKey.SHOW_ORDER);
 
     private final Function<PoolKey, PoolSettings> settingsFor;
     private final ServerConnector connector;

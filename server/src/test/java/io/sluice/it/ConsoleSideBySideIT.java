@@ -12,11 +12,12 @@ import java.util.Map;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The console's SET, the same commands on Sluice and on Debian's PgBouncer (when installed):
- * a key read only at start is answered with success and left as it was (PgBouncer's config
+ * Console answers compared with Debian's PgBouncer (when installed), the same commands on both.
+ * SET: a key read only at start is answered with success and left as it was (PgBouncer's config
  * parser ignores it), an unknown key or a bad value is "SET failed", a run-time key changes.
+ * Row order: pools, the console's included, in database then user order.
  */
-class ConsoleSetIT {
+class ConsoleSideBySideIT {
     private static final String INI = "[databases]\nplaceholder = host=127.0.0.1 port=1\n[pgbouncer]\n"
             + "auth_type = trust\nadmin_users = postgres\n";
     private static final String USERS = "\"postgres\" \"\"\n";
@@ -43,6 +44,44 @@ class ConsoleSetIT {
         if (seen.containsKey("pgbouncer")) {
             assertThat(seen.get("sluice")).as("Sluice as PgBouncer").isEqualTo(seen.get("pgbouncer"));
         }
+    }
+
+    @Test
+    void poolsAndClientsAreListedInDatabaseOrderWithTheConsoleAmongThem() throws Exception {
+        String pgPort = String.valueOf(io.sluice.testkit.PgCluster.shared().port());
+        String ini = "[databases]\nzulu = host=127.0.0.1 port=" + pgPort + " dbname=postgres\n"
+                + "alpha = host=127.0.0.1 port=" + pgPort + " dbname=postgres\n[pgbouncer]\n"
+                + "auth_type = trust\nadmin_users = postgres\npool_mode = session\n";
+        Map<String, List<String>> seen = new LinkedHashMap<>();
+        for (String name : List.of("sluice", "pgbouncer")) {
+            if (name.equals("pgbouncer") && !PgBouncerProcess.available()) {
+                continue;
+            }
+            try (Pooler p = name.equals("sluice") ? Pooler.sluice(ini, USERS) : Pooler.pgbouncer(ini, USERS);
+                 var zulu = p.connect("zulu"); var alpha = p.connect("alpha")) {
+                // pools created zulu first: the listing must not follow creation order
+                Queries.run(zulu, "select 1");
+                Queries.run(alpha, "select 1");
+                List<String> order = new java.util.ArrayList<>();
+                order.add("pools: " + firstColumn(p.port(), "SHOW POOLS"));
+                order.add("clients: " + firstColumn(p.port(), "SHOW CLIENTS"));
+                seen.put(name, order);
+            }
+        }
+        System.out.println("console row order: " + seen);
+        assertThat(seen.get("sluice")).containsExactly("pools: [alpha, pgbouncer, zulu]",
+                "clients: [alpha, pgbouncer, zulu]");
+        if (seen.containsKey("pgbouncer")) {
+            assertThat(seen.get("sluice")).as("Sluice as PgBouncer").isEqualTo(seen.get("pgbouncer"));
+        }
+    }
+
+    /** The database column of every row (the third column for SHOW CLIENTS, the first for SHOW POOLS). */
+    private static List<String> firstColumn(int port, String show) {
+        ProcessResult r = ProcessRunner.of("psql", "-X", "-A", "-t", "-h", "127.0.0.1", "-p", String.valueOf(port),
+                "-U", "postgres", "-d", "pgbouncer", "-c", show).env("PGOPTIONS", null).run();
+        int column = show.endsWith("CLIENTS") ? 2 : 0;
+        return r.stdout().lines().filter(l -> !l.isBlank()).map(l -> l.split("\\|", -1)[column]).toList();
     }
 
     /** The command tag or error of a SET; for SHOW CONFIG key, the key's value (the listen port masked). */

@@ -18,6 +18,7 @@ import io.sluice.proto.codec.Encoders;
 import io.sluice.proto.codec.FrameDecoder;
 import io.sluice.proto.codec.FrontendDecoding;
 import io.sluice.proto.codec.StartupDecoder;
+import io.sluice.stats.DatabaseStats;
 import io.sluice.tls.CertificateNames;
 
 import java.util.ArrayList;
@@ -408,11 +409,15 @@ final class ClientLogin {
                 session.fail(PgError.fatal(SqlState.PROTOCOL_VIOLATION, "query_timeout"), "query_timeout");
             }
         });
+        long welcomeAsked = session.context().clock().nanoTime();
         session.context().welcome(route.poolKey(), new SessionContext.WelcomeCallback() {
             @Override
             public void welcome(Map<String, String> params) {
                 if (step == Step.WELCOME && session.channel().isActive()) {
                     step = Step.DONE;
+                    // PgBouncer counts a login's wait for its pool's first server in wait_time
+                    session.context().stats(route.poolKey().database()).add(DatabaseStats.WAIT_TIME,
+                            (session.context().clock().nanoTime() - welcomeAsked) / 1000);
                     endLoginPhase();
                     session.loggedIn(route, false, false, ClientLogin.this.params, params);
                 }

@@ -41,6 +41,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalLong;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 
@@ -159,12 +160,14 @@ final class ServerAdminContext implements AdminContext {
         List<SocketRow> rows = new ArrayList<>();
         long now = server.clock().nanoTime();
         for (ClientSession c : server.clients().byPool()) {
-            String state = switch (c.state()) {
+            OptionalLong welcomeWait = server.clients().welcomeWaitSince(c);
+            String state = welcomeWait.isPresent() ? "waiting" : switch (c.state()) {
                 case WAITING -> "waiting";
                 case ACTIVE -> "active";
                 default -> "idle";
             };
-            long waitMicros = c.waitingSinceNanos() == 0 ? 0 : (now - c.waitingSinceNanos()) / 1000;
+            long waitingSince = welcomeWait.orElse(c.waitingSinceNanos());
+            long waitMicros = waitingSince == 0 ? 0 : (now - waitingSince) / 1000;
             ServerConnection s = c.server();
             rows.add(new SocketRow("C", c.user(), c.database(), c.replication().word(), state, c.remote().address(), c.remote().port(),
                     c.local().address(), c.local().port(), c.connectTimeMillis(), c.requestTimeMillis(), waitMicros,
@@ -285,7 +288,8 @@ final class ServerAdminContext implements AdminContext {
     @Override
     public ListCounts lists() {
         int login = server.clients().loggingIn();
-        int used = server.clients().total() - login;
+        // PgBouncer's used_clients is every client object in use: logins and the console included
+        int used = server.clients().total();
         ConfigSnapshot c = cfg();
         // PgBouncer counts every user object, the console's pgbouncer user included (= SHOW USERS rows)
         int users = userNames(c).size();

@@ -410,6 +410,7 @@ final class ClientLogin {
             }
         });
         long welcomeAsked = session.context().clock().nanoTime();
+        session.context().clients().awaitsWelcome(session, route.poolKey(), welcomeAsked);
         session.context().welcome(route.poolKey(), new SessionContext.WelcomeCallback() {
             @Override
             public void welcome(Map<String, String> params) {

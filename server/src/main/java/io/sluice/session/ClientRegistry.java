@@ -7,10 +7,12 @@ import java.util.Collection;
 import java.util.Collections;
 import java.util.EnumMap;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.OptionalLong;
 import java.util.Set;
 
 /**
@@ -30,6 +32,13 @@ public final class ClientRegistry {
     private final Map<ClientSession, String[]> counted = new HashMap<>();
     private final Map<String, Integer> perDatabase = new HashMap<>();
     private final Map<String, Integer> perUser = new HashMap<>();
+    /**
+     * Logins waiting for their pool's first server (PgBouncer's CL_WAITING_LOGIN), with the time
+     * they began to wait: PgBouncer keeps them in the pool's waiting list, so SHOW POOLS counts
+     * them in cl_waiting and SHOW CLIENTS lists them as waiting, not as logins.
+     */
+    private final Map<PoolKey, Map<ClientSession, Long>> welcomeWaiters = new HashMap<>();
+    private final Map<ClientSession, PoolKey> welcomeWaiterPool = new HashMap<>();
 
     /** Clients that keep their server between transactions (transaction and statement pooling). */
     public PinnedClients pins() {
@@ -41,8 +50,35 @@ public final class ClientRegistry {
         login.add(s);
     }
 
+    /** A login now waits for {@code pool}'s first server, since {@code sinceNanos}; ends when it leaves LOGIN. */
+    void awaitsWelcome(ClientSession s, PoolKey pool, long sinceNanos) {
+        if (login.contains(s) && welcomeWaiterPool.putIfAbsent(s, pool) == null) {
+            welcomeWaiters.computeIfAbsent(pool, k -> new LinkedHashMap<>()).put(s, sinceNanos);
+        }
+    }
+
+    private void welcomeWaitEnded(ClientSession s) {
+        PoolKey pool = welcomeWaiterPool.remove(s);
+        if (pool != null) {
+            Map<ClientSession, Long> waiters = welcomeWaiters.get(pool);
+            waiters.remove(s);
+            if (waiters.isEmpty()) {
+                welcomeWaiters.remove(pool);
+            }
+        }
+    }
+
+    /** When {@code s} began to wait for its pool's first server; empty when it does not wait for it. */
+    public OptionalLong welcomeWaitSince(ClientSession s) {
+        PoolKey pool = welcomeWaiterPool.get(s);
+        return pool == null ? OptionalLong.empty() : OptionalLong.of(welcomeWaiters.get(pool).get(s));
+    }
+
     /** Called by {@link ClientSession#moveTo} only. */
     void moved(ClientSession s, ClientSession.State from, ClientSession.State to) {
+        if (from == ClientSession.State.LOGIN) {
+            welcomeWaitEnded(s);
+        }
         Set<ClientSession> out = list(s, from, false);
         if (out != null) {
             out.remove(s);
@@ -83,6 +119,7 @@ public final class ClientRegistry {
     void remove(ClientSession s) {
         byId.remove(s.id());
         login.remove(s);
+        welcomeWaitEnded(s);
         if (s.cancelKey() != null) {
             cancelKeys.release(s.cancelKey(), s);
         }
@@ -105,8 +142,10 @@ public final class ClientRegistry {
         return count(pool, ClientSession.State.IDLE) + count(pool, ClientSession.State.ACTIVE);
     }
 
+    /** PgBouncer's cl_waiting: clients queued for a server, logins waiting for the pool's first one included. */
     public int waiting(PoolKey pool) {
-        return count(pool, ClientSession.State.WAITING);
+        Map<ClientSession, Long> waiters = welcomeWaiters.get(pool);
+        return count(pool, ClientSession.State.WAITING) + (waiters == null ? 0 : waiters.size());
     }
 
     /** The console's pool key (pgbouncer/pgbouncer). */
@@ -114,13 +153,18 @@ public final class ClientRegistry {
         return ClientSession.CONSOLE_POOL;
     }
 
-    /** Logged-in clients, pool by pool in PgBouncer's pool order: active ones (idle, then linked), then waiting ones. */
+    /**
+     * Clients in their pools, pool by pool in PgBouncer's pool order: active ones (idle, then
+     * linked), then waiting ones, then logins waiting for the pool's first server.
+     */
     public List<ClientSession> byPool() {
         List<ClientSession> all = new ArrayList<>();
-        List<PoolKey> keys = new ArrayList<>(pools.keySet());
+        Set<PoolKey> keySet = new HashSet<>(pools.keySet());
+        keySet.addAll(welcomeWaiters.keySet());
+        List<PoolKey> keys = new ArrayList<>(keySet);
         keys.sort(PoolKey.SHOW_ORDER);
         for (PoolKey key : keys) {
-            var perState = pools.get(key);
+            var perState = pools.getOrDefault(key, new EnumMap<>(ClientSession.State.class));
             for (ClientSession.State st : List.of(ClientSession.State.IDLE, ClientSession.State.ACTIVE,
                     ClientSession.State.WAITING)) {
                 Set<ClientSession> l = perState.get(st);
@@ -128,12 +172,14 @@ public final class ClientRegistry {
                     all.addAll(l);
                 }
             }
+            all.addAll(welcomeWaiters.getOrDefault(key, Map.of()).keySet());
         }
         return all;
     }
 
+    /** PgBouncer's login_clients: logins not yet in a pool's lists. */
     public int loggingIn() {
-        return login.size();
+        return login.size() - welcomeWaiterPool.size();
     }
 
     public int total() {

@@ -11,6 +11,7 @@ import io.netty.channel.socket.nio.NioChannelOption;
 import io.netty.channel.unix.DomainSocketAddress;
 
 import java.io.IOException;
+import java.net.Inet6Address;
 import java.net.InetSocketAddress;
 import java.net.StandardSocketOptions;
 import java.nio.file.Files;
@@ -47,7 +48,8 @@ public final class Listeners {
 
     /**
      * @param errorLog where an accept failure is reported, as PgBouncer's ERROR line
-     * @param info     where a unix socket path taken over from a running process is reported
+     * @param info     where each bound listener and a unix socket path taken over from a
+     *                 running process are reported
      */
     public Listeners(EventLoopGroup group, Transport transport, Consumer<String> errorLog, Consumer<String> info) {
         this.group = group;
@@ -86,7 +88,16 @@ public final class Listeners {
                         b.option(NioChannelOption.of(StandardSocketOptions.SO_REUSEPORT), true);
                     }
                 }
-                tcp.add(listen(b, sa, backlog));
+                Channel listener = listen(b, sa, backlog);
+                tcp.add(listener);
+                // PgBouncer's words. Its "*" is two wildcard sockets, IPv4 and IPv6; here one
+                // dual-stack socket stands for both when the system has IPv6
+                boolean dualStack = "*".equals(addr)
+                        && ((InetSocketAddress) listener.localAddress()).getAddress() instanceof Inet6Address;
+                for (String shown : dualStack ? List.of("0.0.0.0", "[::]") : "*".equals(addr) ? List.of("0.0.0.0")
+                        : List.of(addr.contains(":") ? "[" + addr + "]" : addr)) {
+                    info.accept("listening on " + shown + ":" + port);
+                }
             }
             if (unixSocketDir != null && !unixSocketDir.isEmpty() && transport.nativeEpoll()) {
                 unixPath = Path.of(unixSocketDir, ".s.PGSQL." + port);
@@ -103,6 +114,7 @@ public final class Listeners {
                 applyMode(bound, unixSocketMode, unixSocketGroup);
                 unixFileKey = UnixSocketFile.fileKey(bound);
                 Files.move(bound, unixPath, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+                info.accept("listening on unix:" + unixPath);
             }
         } catch (RuntimeException | IOException e) {
             closeAll();

@@ -138,7 +138,7 @@ final class PauseControl implements DatabaseControl {
         pausing.add(p);
         p.drained().thenRun(() -> {
             pausing.remove(p);
-            reconnect(db);
+            reconnect(db, "pause mode");
             p.done().complete(null);
         });
         return p.done();
@@ -185,11 +185,16 @@ final class PauseControl implements DatabaseControl {
     /** RECONNECT [db]: the pools' current servers become close_needed and close when free. */
     @Override
     public void reconnect(String db) {
+        reconnect(db, "database configuration changed");
+    }
+
+    /** {@link #reconnect(String)}, each close logged with {@code reason} (PgBouncer's words). */
+    private void reconnect(String db, String reason) {
         for (Pool p : pools(db)) {
             // only servers whose socket is open: a closed one would never report its close
             p.snapshot().servers().stream().filter(s -> server.servers().containsKey(s.id()))
                     .forEach(s -> closeNeeded.put(s.id(), p.key().database()));
-            p.reconnect();
+            p.reconnect(reason);
         }
     }
 
@@ -234,7 +239,7 @@ final class PauseControl implements DatabaseControl {
                 c.kill("database removed", io.sluice.proto.PgError.fatal("08P01", "database removed"));
             }
         }
-        reconnect(db);
+        reconnect(db, "database removed");
         for (var conn : List.copyOf(server.servers().values())) {
             if (closeNeeded(conn.id())) {
                 conn.channel().close();

@@ -53,7 +53,8 @@ public final class Routing {
         }
         Optional<DatabaseEntry> entry = config.database(database);
         if (entry.isEmpty()) {
-            return new RouteLookup.Refused(PgError.fatal(SqlState.PROTOCOL_VIOLATION, "no such database: " + database));
+            return new RouteLookup.Refused(PgError.fatal(SqlState.PROTOCOL_VIOLATION, "no such database: " + database),
+                    true);
         }
         DatabaseEntry db = entry.get();
         if ("any".equals(config.authType()) && !db.hasForcedUser()) {

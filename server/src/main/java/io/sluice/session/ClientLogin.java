@@ -220,6 +220,7 @@ final class ClientLogin {
                 && PeerCredentials.uidOf(session.channel()) == session.context().ownUid();
         if (peerAdmin) {
             consoleAdmin = true;
+            session.loginAttempt(false);
             finish();
             return;
         }
@@ -301,8 +302,9 @@ final class ClientLogin {
         if (secret == null && lookup instanceof RouteLookup.Console && CONSOLE_USER.equals(user)) {
             secret = ""; // the console's built-in user exists without an auth_file entry, as in PgBouncer
         } else if (secret == null) {
-            session.log("no such user: " + user);
+            session.logWithoutUser("no such user: " + user);
         }
+        session.loginAttempt(secret == null || lookup instanceof RouteLookup.Refused r && r.noSuchDatabase());
         SessionSettings cfg = session.context().settings();
         var ch = session.channel();
         ClientAuthDecision d = ClientAuthPolicy.decide(new LoginRequest(cfg.authType(), cfg.hba(),
@@ -377,7 +379,7 @@ final class ClientLogin {
 
     private void finish() {
         if (lookup instanceof RouteLookup.Refused r) {
-            if (session.context().settings().logConnections()) {
+            if (r.noSuchDatabase() && session.context().settings().logConnections()) {
                 session.log("login failed: db=" + session.database() + " user=" + user);
             }
             session.fail(r.error(), r.error().message());

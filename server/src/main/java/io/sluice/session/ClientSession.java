@@ -61,6 +61,8 @@ public final class ClientSession extends ChannelInboundHandlerAdapter {
     private SessionTimers timers;
     private String user = "";
     private String database = "";
+    /** Logged in without a pool (unknown database or user): log lines say "(nodb)", as PgBouncer's. */
+    private boolean poolless;
     private CancelKeys.Key cancelKey;
     private ClientParams params;
     private long requestTimeMillis;
@@ -330,6 +332,16 @@ public final class ClientSession extends ChannelInboundHandlerAdapter {
         Encoders.greet(channel, p.greeting(welcome), cancelKey.pid(), cancelKey.secret());
         ClientDebug.line(this, () -> "logged in");
         moveTo(to);
+    }
+
+    /**
+     * PgBouncer's "login attempt" line, logged where it logs it: once the database and user are
+     * looked up, before the password exchange and the wait for a server. {@code poolless}: the
+     * database or the user is unknown, so PgBouncer has no pool for the client and its log
+     * lines name the database "(nodb)" from here on.
+     */
+    void loginAttempt(boolean poolless) {
+        this.poolless = poolless;
         if (ctx.settings().logConnections()) {
             log("login attempt: db=" + database + " user=" + user + " tls=" + (tls() == null ? "no" : tls().describe())
                     + " replication=" + replication.word());
@@ -413,7 +425,7 @@ public final class ClientSession extends ChannelInboundHandlerAdapter {
         moveTo(State.CLOSED);
         ctx.clients().remove(this);
         if (sent != null && ctx.settings().logPoolerErrors()) {
-            Log.global().client(Level.WARNING, id, database, user, remote().address(), remote().port(),
+            Log.global().client(Level.WARNING, id, logDatabase(), user, remote().address(), remote().port(),
                     "pooler error: " + sent.message());
         }
         if (!channel.isActive()) {
@@ -430,7 +442,17 @@ public final class ClientSession extends ChannelInboundHandlerAdapter {
     }
 
     void log(String msg) {
-        Log.global().client(id, database, user, remote().address(), remote().port(), msg);
+        Log.global().client(id, logDatabase(), user, remote().address(), remote().port(), msg);
+    }
+
+    /** A log line from before PgBouncer has a user for the client: "(nodb)/(nouser)". */
+    void logWithoutUser(String msg) {
+        Log.global().client(id, null, null, remote().address(), remote().port(), msg);
+    }
+
+    /** The database as log lines name it: none ("(nodb)") while PgBouncer would have no pool for the client. */
+    private String logDatabase() {
+        return poolless ? null : database;
     }
 
     void write(ByteBuf buf) {

@@ -21,6 +21,14 @@ public sealed interface RouteLookup {
     record Console(int maxDbClientConnections, int maxUserClientConnections) implements RouteLookup {
     }
 
-    record Refused(PgError error) implements RouteLookup {
+    /**
+     * @param noSuchDatabase the database is unknown: PgBouncer still authenticates against a fake
+     *                       database, logs its lines without a pool ("(nodb)") and ends with
+     *                       "login failed"
+     */
+    record Refused(PgError error, boolean noSuchDatabase) implements RouteLookup {
+        public Refused(PgError error) {
+            this(error, false);
+        }
     }
 }

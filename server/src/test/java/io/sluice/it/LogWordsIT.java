@@ -135,6 +135,60 @@ class LogWordsIT {
                 });
     }
 
+    /**
+     * The lines operators grep, for the same logins and console commands: "listening on" at
+     * start; "login attempt" before the password exchange, for unknown databases and users
+     * too, whose lines name no pool ("(nodb)", "(nouser)"); PAUSE closes servers for "pause
+     * mode", KILL for "database removed". 1.25's " replication=none" suffix is left out when
+     * comparing with 1.18, which does not print it.
+     */
+    @Test
+    void loginAndPauseLinesAreIdentical() throws Exception {
+        PgCluster pg = PgCluster.shared();
+        String users = Userlist.md5Entry("postgres", "pw") + Userlist.md5Entry("alice", "secret");
+        Map<String, java.util.List<String>> seen = new LinkedHashMap<>();
+        onBoth("postgres = host=127.0.0.1 port=" + pg.port(), "auth_type = md5\nadmin_users = postgres", users, p -> {
+            psql(p, "nosuchdb", "postgres", "pw", "select 1");
+            psql(p, "postgres", "bob", "x", "select 1");
+            psql(p, "postgres", "alice", "wrong", "select 1");
+            psql(p, "postgres", "postgres", "pw", "select 1");
+            psql(p, "pgbouncer", "postgres", "pw", "PAUSE postgres");
+            psql(p, "pgbouncer", "postgres", "pw", "RESUME postgres");
+            psql(p, "postgres", "postgres", "pw", "select 1");
+            psql(p, "pgbouncer", "postgres", "pw", "KILL postgres");
+            Await.until(Duration.ofSeconds(10), () -> p.log().contains("database removed"), p.name() + " logs KILL");
+            seen.put(p.name().startsWith("Sluice") ? "Sluice" : "PgBouncer", p.log().lines()
+                    .filter(l -> l.matches(".*(listening on 127|login attempt|login failed|no such user|"
+                            + "closing because: (password authentication failed|pause mode|database removed)).*"))
+                    .filter(l -> !l.contains("pgbouncer/postgres"))
+                    .map(l -> l.replaceAll("^.*? (LOG|WARNING) ", "").replaceAll("[CS]-0x[0-9a-f]+", "X")
+                            .replaceAll(":[0-9]{2,5}", ":PORT").replaceAll("age=[0-9]+s", "age=Ns")
+                            .replace(" replication=none", ""))
+                    .toList());
+        });
+        System.out.println("log lines: " + seen);
+        assertThat(seen.get("Sluice")).containsExactly(
+                "listening on 127.0.0.1:PORT",
+                "X: (nodb)/postgres@127.0.0.1:PORT login attempt: db=nosuchdb user=postgres tls=no",
+                "X: (nodb)/postgres@127.0.0.1:PORT login failed: db=nosuchdb user=postgres",
+                "X: (nodb)/(nouser)@127.0.0.1:PORT no such user: bob",
+                "X: (nodb)/bob@127.0.0.1:PORT login attempt: db=postgres user=bob tls=no",
+                "X: (nodb)/bob@127.0.0.1:PORT closing because: password authentication failed (age=Ns)",
+                "X: postgres/alice@127.0.0.1:PORT login attempt: db=postgres user=alice tls=no",
+                "X: postgres/alice@127.0.0.1:PORT closing because: password authentication failed (age=Ns)",
+                "X: postgres/postgres@127.0.0.1:PORT login attempt: db=postgres user=postgres tls=no",
+                "X: postgres/postgres@127.0.0.1:PORT closing because: pause mode (age=Ns)",
+                "X: postgres/postgres@127.0.0.1:PORT login attempt: db=postgres user=postgres tls=no",
+                "X: postgres/postgres@127.0.0.1:PORT closing because: database removed (age=Ns)");
+        if (seen.containsKey("PgBouncer")) {
+            assertThat(seen.get("Sluice")).as("Sluice as PgBouncer").isEqualTo(seen.get("PgBouncer"));
+        }
+    }
+
+    private static void psql(Pooler p, String db, String user, String password, String sql) {
+        io.sluice.testkit.ProcessRunner.psql("127.0.0.1", p.port(), db, user, password, sql);
+    }
+
     private static String line(String log, String part) {
         return log.lines().filter(l -> l.contains(part)).findFirst().orElse("(none)");
     }

@@ -35,6 +35,8 @@ import java.util.function.Predicate;
  * database is fixed for the life of the process (reload changes the numbers, not the mode).
  */
 public final class PoolRegistry {
+    /** PgBouncer's reason for closing the servers of a reconnected database. */
+    private static final String CONFIG_CHANGED = "database configuration changed";
     private static final Comparator<Pool> SHOW_ORDER = Comparator.comparing(Pool::key, PoolKey.SHOW_ORDER);
 
     private final Function<PoolKey, PoolSettings> settingsFor;
@@ -162,7 +164,7 @@ public final class PoolRegistry {
 
     public void reconnectAll() {
         for (Pool p : pools()) {
-            p.reconnect();
+            p.reconnect(CONFIG_CHANGED);
         }
     }
 
@@ -171,7 +173,7 @@ public final class PoolRegistry {
         int n = 0;
         for (Pool p : pools()) {
             if (p.key().database().equals(database)) {
-                p.reconnect();
+                p.reconnect(CONFIG_CHANGED);
                 n++;
             }
         }

@@ -170,7 +170,7 @@ final class Creator {
         Checkout owner = c.owner();
         boolean ownerWaits = owner != null && owner.phase() == Checkout.Phase.CONNECTING;
         if (pool.isClosed() || c.epoch() < pool.epoch()) {
-            pool.closeServer(s, pool.isClosed() ? "pool closed" : "RECONNECT");
+            pool.closeServer(s, pool.isClosed() ? "pool closed" : pool.epochReason());
             if (ownerWaits) {
                 owner.phase5();
             }

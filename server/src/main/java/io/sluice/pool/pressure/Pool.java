@@ -75,6 +75,7 @@ public final class Pool {
     private final Creator creator;
     private final Coordinator coordinator;
     private long epoch;
+    private String epochReason = "database configuration changed";
     private boolean wakeScheduled;
     private boolean closed;
 
@@ -137,12 +138,22 @@ public final class Pool {
 
     // ------------------------------------------------------------------ admin / reload
 
-    /** Admin RECONNECT: idle connections close now, leased ones when released, new ones open as needed. */
-    public void reconnect() {
+    /**
+     * Admin RECONNECT, RELOAD of a changed database, PAUSE: idle connections close now, leased
+     * ones when released, new ones open as needed; each close is logged with {@code reason}
+     * (PgBouncer's words: "database configuration changed", "pause mode").
+     */
+    public void reconnect(String reason) {
         epoch++;
+        epochReason = reason;
         for (PooledServer s : places.idle().snapshot()) {
-            closeServer(s, "RECONNECT");
+            closeServer(s, reason);
         }
+    }
+
+    /** Why servers of an older epoch close: the last {@link #reconnect}'s reason. */
+    String epochReason() {
+        return epochReason;
     }
 
     /** Shuts the pool: idle servers close now, leased ones at release; waiters fail with CLOSED. */
@@ -319,7 +330,7 @@ public final class Pool {
             return "server connection closed";
         }
         if (s.epoch() < epoch) {
-            return closed ? "pool closed" : "RECONNECT";
+            return closed ? "pool closed" : epochReason;
         }
         if (s.handle().retired()) {
             return "host draining";

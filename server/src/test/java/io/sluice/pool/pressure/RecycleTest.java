@@ -70,12 +70,12 @@ class RecycleTest {
         h.warm(2);
         TestWaiter leased = h.checkout();
         FakeServerHandle busy = (FakeServerHandle) leased.lease.server();
-        h.pool.reconnect();
+        h.pool.reconnect("pause mode");
         assertThat(h.pool.snapshot().svIdle()).isZero();
         assertThat(busy.isClosed()).isFalse();
         leased.lease.release();
         assertThat(busy.isClosed()).isTrue();
-        assertThat(busy.closeReason()).isEqualTo("RECONNECT");
+        assertThat(busy.closeReason()).as("the reconnect's reason, as PgBouncer logs it").isEqualTo("pause mode");
         TestWaiter next = h.checkout();
         h.vt.runAll(S);
         assertThat(next.served()).isTrue();

@@ -252,7 +252,7 @@ final class ServerAdminContext implements AdminContext {
     }
 
     /** SHOW USERS' rows: [users], the auth file and the console's own user, as PgBouncer lists them. */
-    private static java.util.Set<String> userNames(ConfigSnapshot c) {
+    static java.util.Set<String> userNames(ConfigSnapshot c) {
         java.util.Set<String> names = new java.util.TreeSet<>(c.users().keySet());
         c.authFile().ifPresent(f -> names.addAll(f.users().keySet()));
         names.add("pgbouncer");

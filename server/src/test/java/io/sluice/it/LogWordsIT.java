@@ -136,8 +136,8 @@ class LogWordsIT {
     }
 
     /**
-     * The lines operators grep, for the same logins and console commands: "listening on" at
-     * start; "login attempt" before the password exchange, for unknown databases and users
+     * The lines operators grep, for the same logins and console commands: the descriptor limit
+     * and "listening on" at start; "login attempt" before the password exchange, for unknown databases and users
      * too, whose lines name no pool ("(nodb)", "(nouser)"); PAUSE closes servers for "pause
      * mode", KILL for "database removed". 1.25's " replication=none" suffix is left out when
      * comparing with 1.18, which does not print it.
@@ -158,16 +158,20 @@ class LogWordsIT {
             psql(p, "pgbouncer", "postgres", "pw", "KILL postgres");
             Await.until(Duration.ofSeconds(10), () -> p.log().contains("database removed"), p.name() + " logs KILL");
             seen.put(p.name().startsWith("Sluice") ? "Sluice" : "PgBouncer", p.log().lines()
-                    .filter(l -> l.matches(".*(listening on 127|login attempt|login failed|no such user|"
+                    .filter(l -> l.matches(".*(kernel file descriptor limit|listening on 127|login attempt|login failed|no such user|"
                             + "closing because: (password authentication failed|pause mode|database removed)).*"))
                     .filter(l -> !l.contains("pgbouncer/postgres"))
                     .map(l -> l.replaceAll("^.*? (LOG|WARNING) ", "").replaceAll("[CS]-0x[0-9a-f]+", "X")
                             .replaceAll(":[0-9]{2,5}", ":PORT").replaceAll("age=[0-9]+s", "age=Ns")
-                            .replace(" replication=none", ""))
+                            .replace(" replication=none", "")
+                            // the JVM raises its soft limit to the hard one at start; PgBouncer does not
+                            .replaceAll("limit: [0-9]+ \\(hard: [0-9]+\\)", "limit: N (hard: N)"))
                     .toList());
         });
         System.out.println("log lines: " + seen);
         assertThat(seen.get("Sluice")).containsExactly(
+                // max_client_conn + 10, + 20 (default_pool_size) x 3 users (postgres, alice, pgbouncer), + 2 (console)
+                "kernel file descriptor limit: N (hard: N); max_client_conn: 100, max expected fd use: 172",
                 "listening on 127.0.0.1:PORT",
                 "X: (nodb)/postgres@127.0.0.1:PORT login attempt: db=nosuchdb user=postgres tls=no",
                 "X: (nodb)/postgres@127.0.0.1:PORT login failed: db=nosuchdb user=postgres",

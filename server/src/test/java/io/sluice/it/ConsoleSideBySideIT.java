@@ -1,6 +1,5 @@
 package io.sluice.it;
 
-import io.sluice.testkit.PgBouncerProcess;
 import io.sluice.testkit.ProcessResult;
 import io.sluice.testkit.ProcessRunner;
 import org.junit.jupiter.api.Test;
@@ -26,17 +25,9 @@ class ConsoleSideBySideIT {
             "SET default_pool_size = 9", "SHOW CONFIG default_pool_size");
 
     @Test
-    void setAnswersAsPgBouncerDoes() {
+    void setAnswersAsPgBouncerDoes() throws Exception {
         Map<String, List<String>> seen = new LinkedHashMap<>();
-        for (String name : List.of("sluice", "pgbouncer")) {
-            if (name.equals("pgbouncer") && !PgBouncerProcess.available()) {
-                continue;
-            }
-            try (Pooler p = name.equals("sluice") ? Pooler.sluice(INI, USERS) : Pooler.pgbouncer(INI, USERS)) {
-                int port = p.port();
-                seen.put(name, COMMANDS.stream().map(c -> answer(c, port)).toList());
-            }
-        }
+        Pooler.inTurn(INI, USERS, p -> seen.put(p.toString(), COMMANDS.stream().map(c -> answer(c, p.port())).toList()));
         System.out.println("console SET: " + seen);
         assertThat(seen.get("sluice")).containsExactly("SET listen_port=1", "listen_port=" + "<port>",
                 "SET unix_socket_dir=/nonexistent", "ERROR:  SET failed", "ERROR:  SET failed",
@@ -53,21 +44,17 @@ class ConsoleSideBySideIT {
                 + "alpha = host=127.0.0.1 port=" + pgPort + " dbname=postgres\n[pgbouncer]\n"
                 + "auth_type = trust\nadmin_users = postgres\npool_mode = session\n";
         Map<String, List<String>> seen = new LinkedHashMap<>();
-        for (String name : List.of("sluice", "pgbouncer")) {
-            if (name.equals("pgbouncer") && !PgBouncerProcess.available()) {
-                continue;
-            }
-            try (Pooler p = name.equals("sluice") ? Pooler.sluice(ini, USERS) : Pooler.pgbouncer(ini, USERS);
-                 var zulu = p.connect("zulu"); var alpha = p.connect("alpha")) {
+        Pooler.inTurn(ini, USERS, p -> {
+            try (var zulu = p.connect("zulu"); var alpha = p.connect("alpha")) {
                 // pools created zulu first: the listing must not follow creation order
                 Queries.run(zulu, "select 1");
                 Queries.run(alpha, "select 1");
                 List<String> order = new java.util.ArrayList<>();
                 order.add("pools: " + firstColumn(p.port(), "SHOW POOLS"));
                 order.add("clients: " + firstColumn(p.port(), "SHOW CLIENTS"));
-                seen.put(name, order);
+                seen.put(p.toString(), order);
             }
-        }
+        });
         System.out.println("console row order: " + seen);
         assertThat(seen.get("sluice")).containsExactly("pools: [alpha, pgbouncer, zulu]",
                 "clients: [alpha, pgbouncer, zulu]");

@@ -1,7 +1,6 @@
 package io.sluice.it;
 
 import io.sluice.testkit.Await;
-import io.sluice.testkit.PgBouncerProcess;
 import io.sluice.testkit.PgCluster;
 import io.sluice.testkit.ProcessResult;
 import io.sluice.testkit.ProcessRunner;
@@ -9,7 +8,6 @@ import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
@@ -65,26 +63,21 @@ class PauseResumeIT {
                 + "auth_type = trust\npool_mode = transaction\nadmin_users = postgres\nquery_wait_timeout = 2\n";
         String users = "\"postgres\" \"\"\n";
         Map<String, String> seen = new LinkedHashMap<>();
-        for (String name : List.of("sluice", "pgbouncer")) {
-            if (name.equals("pgbouncer") && !PgBouncerProcess.available()) {
-                continue;
-            }
-            try (Pooler p = name.equals("sluice") ? Pooler.sluice(ini, users) : Pooler.pgbouncer(ini, users)) {
-                assertThat(query(p, db).stdout().trim()).as("%s before PAUSE", p).isEqualTo("1");
-                ProcessResult pause = ProcessRunner.psql("127.0.0.1", p.port(), "pgbouncer", "postgres", null,
-                        "PAUSE " + db);
-                assertThat(pause.exitCode()).as(pause.describe()).isZero();
+        Pooler.inTurn(ini, users, p -> {
+            assertThat(query(p, db).stdout().trim()).as("%s before PAUSE", p).isEqualTo("1");
+            ProcessResult pause = ProcessRunner.psql("127.0.0.1", p.port(), "pgbouncer", "postgres", null,
+                    "PAUSE " + db);
+            assertThat(pause.exitCode()).as(pause.describe()).isZero();
 
-                ProcessResult held = query(p, db);
-                seen.put(p.toString(), held.exitCode() + " " + held.stderr().lines()
-                        .filter(l -> l.contains("FATAL") || l.contains("ERROR")).findFirst().orElse(held.stderr()));
+            ProcessResult held = query(p, db);
+            seen.put(p.toString(), held.exitCode() + " " + held.stderr().lines()
+                    .filter(l -> l.contains("FATAL") || l.contains("ERROR")).findFirst().orElse(held.stderr()));
 
-                ProcessResult resume = ProcessRunner.psql("127.0.0.1", p.port(), "pgbouncer", "postgres", null,
-                        "RESUME " + db);
-                assertThat(resume.exitCode()).as(resume.describe()).isZero();
-                assertThat(query(p, db).stdout().trim()).as("%s after RESUME", p).isEqualTo("1");
-            }
-        }
+            ProcessResult resume = ProcessRunner.psql("127.0.0.1", p.port(), "pgbouncer", "postgres", null,
+                    "RESUME " + db);
+            assertThat(resume.exitCode()).as(resume.describe()).isZero();
+            assertThat(query(p, db).stdout().trim()).as("%s after RESUME", p).isEqualTo("1");
+        });
         System.out.println("query held by PAUSE, query_wait_timeout = 2: " + seen);
         assertThat(seen.values()).allSatisfy(v -> assertThat(v).isEqualTo("2 FATAL:  query_wait_timeout"));
     }

@@ -126,6 +126,23 @@ final class Pooler implements AutoCloseable {
         return out;
     }
 
+    /** What a side-by-side test does with one pooler. */
+    interface Scenario {
+        void run(Pooler p) throws Exception;
+    }
+
+    /** Runs {@code scenario} on Sluice, then on PgBouncer when installed, each started from the same files and stopped after. */
+    static void inTurn(String ini, String userlist, Scenario scenario) throws Exception {
+        try (Pooler sluice = sluice(ini, userlist)) {
+            scenario.run(sluice);
+        }
+        if (PgBouncerProcess.available()) {
+            try (Pooler pgbouncer = pgbouncer(ini, userlist)) {
+                scenario.run(pgbouncer);
+            }
+        }
+    }
+
     static void closeAll(List<Pooler> poolers) {
         poolers.forEach(Pooler::close);
     }

@@ -166,7 +166,7 @@ final class ServerAdminContext implements AdminContext {
                 case ACTIVE -> "active";
                 default -> "idle";
             };
-            long waitingSince = welcomeWait.orElse(c.waitingSinceNanos());
+            long waitingSince = welcomeWait.orElse(c.queryStartedNanos());
             long waitMicros = waitingSince == 0 ? 0 : (now - waitingSince) / 1000;
             ServerConnection s = c.server();
             rows.add(new SocketRow("C", c.user(), c.database(), c.replication().word(), state, c.remote().address(), c.remote().port(),

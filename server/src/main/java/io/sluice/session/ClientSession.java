@@ -144,9 +144,12 @@ public final class ClientSession extends ChannelInboundHandlerAdapter {
         return connectTimeMillis;
     }
 
-    /** When this client started waiting for a server (the context clock), or 0. */
-    public long waitingSinceNanos() {
-        return relay == null ? 0 : relay.waitingSince();
+    /**
+     * When the query in progress began, waiting for a server or running (the context clock), or
+     * 0: PgBouncer's query_start, which its SHOW CLIENTS wait columns count from.
+     */
+    public long queryStartedNanos() {
+        return relay == null ? 0 : relay.queryStartedAt();
     }
 
     public long requestTimeMillis() {

@@ -48,7 +48,15 @@ final class Relay extends ClientSide implements StatementRouter.Owner {
     private int pendingSyncs;
     private boolean unsynced;
     private long linkedAt;
+    /**
+     * PgBouncer's query_start and xact_start: when the current query's and transaction's first
+     * message arrived from the client, before any wait for a server. Query and transaction
+     * times and SHOW CLIENTS' wait count from them.
+     */
+    private boolean queryOpen;
     private long queryStart;
+    private boolean xactOpen;
+    private long xactStart;
     private long waitStart;
     private final Runnable onQueryTimeout = this::queryTimedOut;
 
@@ -78,8 +86,9 @@ final class Relay extends ClientSide implements StatementRouter.Owner {
         return router != null && router.pinned() ? router.pinReason() : null;
     }
 
-    long waitingSince() {
-        return waiting != null ? waitStart : 0;
+    /** When the query in progress (waiting for a server or running) began; 0 when none is. */
+    long queryStartedAt() {
+        return queryOpen ? queryStart : 0;
     }
 
     /** A query or an unsynced extended-protocol batch is in flight on the server. */
@@ -94,6 +103,20 @@ final class Relay extends ClientSide implements StatementRouter.Owner {
         timeouts.clientSent();
         if (stats != null) {
             stats.clientMessage(frame.type(), frame.length());
+        }
+        if (!queryOpen) {
+            queryOpen = true;
+            queryStart = timeouts.now();
+            if (stats != null) {
+                stats.queryBegan();
+            }
+            if (!xactOpen) {
+                xactOpen = true;
+                xactStart = queryStart;
+                if (stats != null) {
+                    stats.transactionBegan();
+                }
+            }
         }
         if (session.state() != ClientSession.State.ACTIVE) {
             // waiting for a server, or its parameters are being synced: keep the client's order
@@ -124,9 +147,6 @@ final class Relay extends ClientSide implements StatementRouter.Owner {
     private void forward(Frame frame) {
         switch (frame.type()) {
             case 'Q', 'S', 'F' -> {
-                if (pendingSyncs == 0) {
-                    queryStart = timeouts.now();
-                }
                 pendingSyncs++;
                 unsynced = false;
                 timeouts.queryForwarded(onQueryTimeout);
@@ -281,19 +301,27 @@ final class Relay extends ClientSide implements StatementRouter.Owner {
             return;
         }
         long now = timeouts.now();
-        long queryStarted = queryStart;
-        ClientDebug.line(session, () -> "query time: " + (now - queryStarted) / 1000 + " us");
-        if (stats != null) {
-            stats.query((now - queryStart) / 1000);
+        if (queryOpen) {
+            queryOpen = false;
+            long query = now - queryStart;
+            ClientDebug.line(session, () -> "query time: " + query / 1000 + " us");
+            if (stats != null) {
+                stats.queryEnded(query / 1000);
+            }
         }
         timeouts.queryDone(status == TransactionStatus.IDLE);
         if (status == TransactionStatus.IDLE) {
-            long xact = now - linkedAt;
-            ClientDebug.line(session, () -> "transaction time: " + xact / 1000 + " us");
-            if (stats != null) {
-                stats.transaction(xact / 1000);
+            long began = xactOpen ? xactStart : linkedAt;
+            if (xactOpen) {
+                xactOpen = false;
+                long xact = now - xactStart;
+                ClientDebug.line(session, () -> "transaction time: " + xact / 1000 + " us");
+                if (stats != null) {
+                    stats.transactionEnded(xact / 1000);
+                }
             }
-            session.context().transactionDone(route.poolKey(), xact);
+            // the pool's budgets want how long the transaction held its server
+            session.context().transactionDone(route.poolKey(), now - Math.max(linkedAt, began));
             if (policy.releaseAt(status) && !holdsServer()) {
                 client.flush();
                 releaseServer();

@@ -44,13 +44,23 @@ public final class DatabaseStats {
         totals[WAIT_TIME] += waitMicros;
     }
 
-    public void query(long micros) {
+    /** A query's first message arrived (PgBouncer counts it then, before any wait for a server). */
+    public void queryBegan() {
         totals[QUERIES]++;
+    }
+
+    /** A query ended, {@code micros} after its first message arrived. */
+    public void queryEnded(long micros) {
         totals[QUERY_TIME] += micros;
     }
 
-    public void transaction(long micros) {
+    /** A transaction's first query arrived. */
+    public void transactionBegan() {
         totals[XACTS]++;
+    }
+
+    /** A transaction ended, {@code micros} after its first query arrived. */
+    public void transactionEnded(long micros) {
         totals[XACT_TIME] += micros;
     }
 

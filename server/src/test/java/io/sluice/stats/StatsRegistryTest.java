@@ -21,10 +21,11 @@ class StatsRegistryTest {
 
     @Test
     void totalsAreSummedAndAveragesComeFromSummedCounters() {
-        registry.of("a").transaction(300);
-        registry.of("a").transaction(100);
-        registry.of("b").transaction(1000);
-        registry.of("b").query(50);
+        transaction(registry.of("a"), 300);
+        transaction(registry.of("a"), 100);
+        transaction(registry.of("b"), 1000);
+        registry.of("b").queryBegan();
+        registry.of("b").queryEnded(50);
 
         long[] totals = registry.totals();
         assertThat(totals[DatabaseStats.XACTS]).isEqualTo(3);
@@ -45,7 +46,7 @@ class StatsRegistryTest {
         DatabaseStats a = registry.of("a");
         now += SECONDS.toNanos(3);
         for (int i = 0; i < 8; i++) {
-            a.transaction(10);
+            transaction(a, 10);
         }
         // before any boundary: since start, plus PgBouncer's initial second (4 s)
         assertThat(registry.averages(a)[DatabaseStats.XACTS]).isEqualTo(2);
@@ -56,7 +57,7 @@ class StatsRegistryTest {
 
         now += SECONDS.toNanos(4);
         for (int i = 0; i < 16; i++) {
-            a.transaction(40);
+            transaction(a, 40);
         }
         // window from start (the boundary before the latest): 24 xacts in 8 s; 16 x 40 + 8 x 10 us over 24
         assertThat(registry.averages(a)[DatabaseStats.XACTS]).isEqualTo(3);
@@ -69,6 +70,11 @@ class StatsRegistryTest {
         now += SECONDS.toNanos(2); // the window is now 4-10 s, with nothing new counted
         assertThat(registry.averages(a)[DatabaseStats.XACTS]).isEqualTo(2);
         assertThat(registry.averages()[DatabaseStats.XACT_TIME]).isEqualTo(40);
+    }
+
+    private static void transaction(DatabaseStats d, long micros) {
+        d.transactionBegan();
+        d.transactionEnded(micros);
     }
 
     @Test

@@ -2,6 +2,7 @@ package io.sluice.runtime;
 
 import io.sluice.admin.DatabaseControl;
 import io.sluice.pool.CheckoutFailure;
+import io.sluice.pool.PoolKey;
 import io.sluice.pool.Waiter;
 import io.sluice.pool.evict.PoolRegistry;
 import io.sluice.pool.pressure.Pool;
@@ -15,8 +16,6 @@ import java.util.List;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
-import java.util.function.LongConsumer;
-import java.util.function.LongSupplier;
 
 /**
  * PAUSE / RESUME / DISABLE / ENABLE with PgBouncer's meaning: a paused database hands out no
@@ -46,16 +45,14 @@ final class PauseControl implements DatabaseControl {
      * waiting clients are, and the time held counts against its budget after RESUME.
      */
     private static final class Held {
-        final String database;
+        final PoolKey key;
         final Waiter waiter;
-        final LongConsumer checkout;
         final long since;
         Scheduler.Cancellable timeout = Scheduler.Cancellable.NONE;
 
-        Held(String database, Waiter waiter, LongConsumer checkout, long since) {
-            this.database = database;
+        Held(PoolKey key, Waiter waiter, long since) {
+            this.key = key;
             this.waiter = waiter;
-            this.checkout = checkout;
             this.since = since;
         }
     }
@@ -80,28 +77,29 @@ final class PauseControl implements DatabaseControl {
         return disabledDbs.contains(db);
     }
 
-    /**
-     * Runs {@code checkout} for {@code waiter} now, or when the database is resumed, with the
-     * nanoseconds it was held; {@code queryWaitTimeout} (nanoseconds, {@link Long#MAX_VALUE}:
-     * none; asked only when held) ends a hold that lasts too long with PgBouncer's
-     * query_wait_timeout error.
-     */
-    void checkout(String db, Waiter waiter, LongSupplier queryWaitTimeout, LongConsumer checkout) {
+    /** Asks {@code key}'s pool for a server for {@code waiter} now, or when the database is resumed. */
+    void checkout(PoolKey key, Waiter waiter) {
         if (refusal != null) {
             waiter.failed(refusal);
-        } else if (paused(db)) {
-            Held h = new Held(db, waiter, checkout, server.clock().nanoTime());
-            held.add(h);
-            long budget = queryWaitTimeout.getAsLong();
-            if (budget != Long.MAX_VALUE) {
-                h.timeout = server.scheduler().schedule(() -> {
-                    if (held.remove(h) && waiter.isAlive()) {
-                        waiter.failed(CheckoutFailure.waitTimeout());
-                    }
-                }, budget);
-            }
+        } else if (paused(key.database())) {
+            hold(key, waiter);
         } else {
-            checkout.accept(0);
+            server.pools().pool(key).checkout(waiter);
+        }
+    }
+
+    /** Holds the request until RESUME, or until the pool's query_wait_timeout ends it. */
+    private void hold(PoolKey key, Waiter waiter) {
+        Held h = new Held(key, waiter, server.clock().nanoTime());
+        held.add(h);
+        long budget = server.pools().find(key).map(p -> p.settings().queryWaitTimeout())
+                .orElseGet(() -> server.routing().poolSettings(key).queryWaitTimeout());
+        if (budget != Long.MAX_VALUE) {
+            h.timeout = server.scheduler().schedule(() -> {
+                if (held.remove(h) && waiter.isAlive()) {
+                    waiter.failed(CheckoutFailure.waitTimeout());
+                }
+            }, budget);
         }
     }
 
@@ -126,7 +124,7 @@ final class PauseControl implements DatabaseControl {
     void forget(String db) {
         pausedDbs.remove(db);
         disabledDbs.remove(db);
-        held.removeIf(h -> h.database.equals(db));
+        held.removeIf(h -> h.key.database().equals(db));
         closeNeeded.values().removeIf(db::equals);
         waitingClose.removeIf(this::answerIfClosed);
     }
@@ -168,12 +166,12 @@ final class PauseControl implements DatabaseControl {
                 p.done().complete(null);
             }
         }
-        List<Held> ready = held.stream().filter(h -> !paused(h.database)).toList();
+        List<Held> ready = held.stream().filter(h -> !paused(h.key.database())).toList();
         held.removeAll(ready);
         long now = server.clock().nanoTime();
         ready.forEach(h -> {
             h.timeout.cancel();
-            h.checkout.accept(now - h.since);
+            server.pools().pool(h.key).checkout(h.waiter, now - h.since);
         });
     }
 

@@ -392,13 +392,7 @@ public final class SluiceServer implements SessionContext {
                     ConfigReload.REMOVED));
             return;
         }
-        pause.checkout(key.database(), waiter, () -> queryWaitTimeout(key), held -> pools.pool(key).checkout(waiter, held));
-    }
-
-    /** The pool's query_wait_timeout in nanoseconds ({@link Long#MAX_VALUE}: none); asked only while paused. */
-    private long queryWaitTimeout(PoolKey key) {
-        return pools.find(key).map(p -> p.settings().queryWaitTimeout())
-                .orElseGet(() -> routing.poolSettings(key).queryWaitTimeout());
+        pause.checkout(key, waiter);
     }
 
     @Override

@@ -48,15 +48,7 @@ final class Relay extends ClientSide implements StatementRouter.Owner {
     private int pendingSyncs;
     private boolean unsynced;
     private long linkedAt;
-    /**
-     * PgBouncer's query_start and xact_start: when the current query's and transaction's first
-     * message arrived from the client, before any wait for a server. Query and transaction
-     * times and SHOW CLIENTS' wait count from them.
-     */
-    private boolean queryOpen;
-    private long queryStart;
-    private boolean xactOpen;
-    private long xactStart;
+    private final QueryTimes times;
     private long waitStart;
     private final Runnable onQueryTimeout = this::queryTimedOut;
 
@@ -70,6 +62,7 @@ final class Relay extends ClientSide implements StatementRouter.Owner {
         this.router = route.mode() == PoolMode.SESSION ? null : new StatementRouter(client, this, stats,
                 route.maxPreparedStatements(), session.context().settings().trackedParameters());
         this.pins = new PinGuard(session, route);
+        this.times = new QueryTimes(session, stats);
     }
 
     ServerConnection server() {
@@ -88,7 +81,7 @@ final class Relay extends ClientSide implements StatementRouter.Owner {
 
     /** When the query in progress (waiting for a server or running) began; 0 when none is. */
     long queryStartedAt() {
-        return queryOpen ? queryStart : 0;
+        return times.queryStartedAt();
     }
 
     /** A query or an unsynced extended-protocol batch is in flight on the server. */
@@ -104,20 +97,7 @@ final class Relay extends ClientSide implements StatementRouter.Owner {
         if (stats != null) {
             stats.clientMessage(frame.type(), frame.length());
         }
-        if (!queryOpen) {
-            queryOpen = true;
-            queryStart = timeouts.now();
-            if (stats != null) {
-                stats.queryBegan();
-            }
-            if (!xactOpen) {
-                xactOpen = true;
-                xactStart = queryStart;
-                if (stats != null) {
-                    stats.transactionBegan();
-                }
-            }
-        }
+        times.messageArrived(timeouts.now());
         if (session.state() != ClientSession.State.ACTIVE) {
             // waiting for a server, or its parameters are being synced: keep the client's order
             pending.add(frame);
@@ -301,25 +281,10 @@ final class Relay extends ClientSide implements StatementRouter.Owner {
             return;
         }
         long now = timeouts.now();
-        if (queryOpen) {
-            queryOpen = false;
-            long query = now - queryStart;
-            ClientDebug.line(session, () -> "query time: " + query / 1000 + " us");
-            if (stats != null) {
-                stats.queryEnded(query / 1000);
-            }
-        }
+        times.queryEnded(now);
         timeouts.queryDone(status == TransactionStatus.IDLE);
         if (status == TransactionStatus.IDLE) {
-            long began = xactOpen ? xactStart : linkedAt;
-            if (xactOpen) {
-                xactOpen = false;
-                long xact = now - xactStart;
-                ClientDebug.line(session, () -> "transaction time: " + xact / 1000 + " us");
-                if (stats != null) {
-                    stats.transactionEnded(xact / 1000);
-                }
-            }
+            long began = times.transactionEnded(now, linkedAt);
             // the pool's budgets want how long the transaction held its server
             session.context().transactionDone(route.poolKey(), now - Math.max(linkedAt, began));
             if (policy.releaseAt(status) && !holdsServer()) {

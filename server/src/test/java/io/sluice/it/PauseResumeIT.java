@@ -93,20 +93,43 @@ class PauseResumeIT {
 
     /** A numeric column of the row whose first column is {@code key}. */
     static long stat(SluiceFixture s, String show, String key, String column) {
-        ProcessResult r = ProcessRunner.of("psql", "-X", "-A", "-h", "127.0.0.1", "-p", String.valueOf(s.port),
-                "-U", "postgres", "-d", "pgbouncer", "-c", show).run().requireSuccess();
-        String[] lines = r.stdout().split("\n");
+        return stat(s.port, show, key, column);
+    }
+
+    /** {@link #stat(SluiceFixture, String, String, String)} on the pooler listening on {@code port}. */
+    static long stat(int port, String show, String key, String column) {
+        String table = show(port, show);
+        String v = cell(table, key, column);
+        if (v == null) {
+            throw new AssertionError("no row " + key + " with " + column + " in:\n" + table);
+        }
+        return Long.parseLong(v);
+    }
+
+    /** The text in {@code column} of the row whose first column is {@code key}; null when there is none. */
+    static String cell(int port, String show, String key, String column) {
+        return cell(show(port, show), key, column);
+    }
+
+    /** A console command's answer in psql's unaligned form: a header line, then one line a row. */
+    private static String show(int port, String show) {
+        return ProcessRunner.of("psql", "-X", "-A", "-h", "127.0.0.1", "-p", String.valueOf(port),
+                "-U", "postgres", "-d", "pgbouncer", "-c", show).env("PGOPTIONS", null).run().requireSuccess().stdout();
+    }
+
+    private static String cell(String table, String key, String column) {
+        String[] lines = table.split("\n");
         String[] names = lines[0].split("\\|");
         for (String line : lines) {
             String[] cells = line.split("\\|", -1);
             if (cells.length == names.length && cells[0].equals(key)) {
                 for (int i = 0; i < names.length; i++) {
                     if (names[i].equals(column)) {
-                        return Long.parseLong(cells[i]);
+                        return cells[i];
                     }
                 }
             }
         }
-        throw new AssertionError("no row " + key + " with " + column + " in:\n" + r.stdout());
+        return null;
     }
 }

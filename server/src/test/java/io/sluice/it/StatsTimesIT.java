@@ -2,7 +2,6 @@ package io.sluice.it;
 
 import io.sluice.testkit.Await;
 import io.sluice.testkit.PgCluster;
-import io.sluice.testkit.ProcessRunner;
 import org.junit.jupiter.api.Test;
 
 import java.sql.Connection;
@@ -41,12 +40,14 @@ class StatsTimesIT {
                 Queries.run(holder, "select 0");
                 Queries.run(queued, "select 0");
                 CompletableFuture<String> held = Queries.start(holder, "select pg_sleep(0.8)::text");
-                Await.until(Duration.ofSeconds(10), () -> column(p, "one", "sv_active").equals("1"),
+                Await.until(Duration.ofSeconds(10), () -> "1".equals(PauseResumeIT.cell(p.port(), "SHOW POOLS", "one", "sv_active")),
                         p + ": the only server is busy");
                 Queries.run(queued, "select 1"); // waits for the server the other query holds
                 held.get(10, TimeUnit.SECONDS);
             }
-            seen.put(p.toString(), List.of(total(p, "sess", "xact_time"), total(p, "one", "query_time")));
+            seen.put(p.toString(), List.of(
+                    PauseResumeIT.stat(p.port(), "SHOW STATS_TOTALS", "sess", "xact_time"),
+                    PauseResumeIT.stat(p.port(), "SHOW STATS_TOTALS", "one", "query_time")));
         });
         System.out.println("[sess xact_time, one query_time] in µs: " + seen);
         seen.forEach((name, v) -> {
@@ -55,33 +56,5 @@ class StatsTimesIT {
             // 0.8 s held, plus the queued query's wait of most of that
             assertThat(v.get(1)).as("%s: query time with the wait", name).isGreaterThan(1_100_000);
         });
-    }
-
-    private static String column(Pooler p, String db, String column) {
-        String[] lines = ProcessRunner.of("psql", "-X", "-A", "-h", "127.0.0.1", "-p", String.valueOf(p.port()),
-                "-U", "postgres", "-d", "pgbouncer", "-c", "SHOW POOLS").env("PGOPTIONS", null).run().requireSuccess()
-                .stdout().split("\n");
-        List<String> names = List.of(lines[0].split("\\|", -1));
-        for (String line : lines) {
-            String[] cells = line.split("\\|", -1);
-            if (cells.length == names.size() && cells[0].equals(db)) {
-                return cells[names.indexOf(column)];
-            }
-        }
-        return "";
-    }
-
-    private static long total(Pooler p, String db, String column) {
-        String[] lines = ProcessRunner.of("psql", "-X", "-A", "-h", "127.0.0.1", "-p", String.valueOf(p.port()),
-                "-U", "postgres", "-d", "pgbouncer", "-c", "SHOW STATS_TOTALS").env("PGOPTIONS", null).run()
-                .requireSuccess().stdout().split("\n");
-        List<String> names = List.of(lines[0].split("\\|", -1));
-        for (String line : lines) {
-            String[] cells = line.split("\\|", -1);
-            if (cells.length == names.size() && cells[0].equals(db)) {
-                return Long.parseLong(cells[names.indexOf(column)]);
-            }
-        }
-        throw new AssertionError("no " + db + " row in SHOW STATS_TOTALS");
     }
 }

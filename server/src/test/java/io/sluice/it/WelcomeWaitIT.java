@@ -41,11 +41,11 @@ class WelcomeWaitIT {
                     for (int i = 0; i < LOGINS; i++) {
                         logins.add(startup(p.port(), "gated"));
                     }
-                    Await.until(Duration.ofSeconds(20), () -> column(p, "SHOW POOLS", "gated", "cl_waiting")
-                            .equals(String.valueOf(LOGINS)), p + ": cl_waiting = " + LOGINS);
+                    Await.until(Duration.ofSeconds(20), () -> String.valueOf(LOGINS)
+                            .equals(PauseResumeIT.cell(p.port(), "SHOW POOLS", "gated", "cl_waiting")), p + ": cl_waiting = " + LOGINS);
                     List<String> view = new ArrayList<>();
-                    view.add("login_clients=" + column(p, "SHOW LISTS", "login_clients", "items"));
-                    view.add("used_clients=" + column(p, "SHOW LISTS", "used_clients", "items"));
+                    view.add("login_clients=" + PauseResumeIT.cell(p.port(), "SHOW LISTS", "login_clients", "items"));
+                    view.add("used_clients=" + PauseResumeIT.cell(p.port(), "SHOW LISTS", "used_clients", "items"));
                     view.add("clients=" + states(p));
                     seen.put(p.toString(), view);
                 } finally {
@@ -85,19 +85,6 @@ class WelcomeWaitIT {
     private static ProcessResult console(Pooler p, String show) {
         return ProcessRunner.of("psql", "-X", "-A", "-h", "127.0.0.1", "-p", String.valueOf(p.port()),
                 "-U", "postgres", "-d", "pgbouncer", "-c", show).env("PGOPTIONS", null).run().requireSuccess();
-    }
-
-    /** The value in {@code column} of the row whose first column is {@code key}; "" when there is none. */
-    private static String column(Pooler p, String show, String key, String column) {
-        String[] lines = console(p, show).stdout().split("\n");
-        List<String> names = List.of(lines[0].split("\\|", -1));
-        for (String line : lines) {
-            String[] cells = line.split("\\|", -1);
-            if (cells.length == names.size() && cells[0].equals(key)) {
-                return cells[names.indexOf(column)];
-            }
-        }
-        return "";
     }
 
     /**

@@ -1,6 +1,7 @@
 package io.sluice.session;
 
 import io.sluice.stats.DatabaseStats;
+import io.sluice.util.Clock;
 
 /**
  * PgBouncer's query_start and xact_start for one client: a query and a transaction begin when
@@ -10,6 +11,7 @@ import io.sluice.stats.DatabaseStats;
  */
 final class QueryTimes {
     private final ClientSession session;
+    private final Clock clock;
     /** Null when the client's database keeps no statistics. */
     private final DatabaseStats stats;
     private boolean queryOpen;
@@ -17,16 +19,21 @@ final class QueryTimes {
     private boolean xactOpen;
     private long xactStart;
 
-    QueryTimes(ClientSession session, DatabaseStats stats) {
+    QueryTimes(ClientSession session, Clock clock, DatabaseStats stats) {
         this.session = session;
+        this.clock = clock;
         this.stats = stats;
     }
 
-    /** A message from the client: the first of a query opens it, the first of a transaction that too. */
-    void messageArrived(long now) {
+    /**
+     * A message from the client: the first of a query opens it, the first of a transaction that
+     * too. Reads the clock only then, not for every message of a pipelined query.
+     */
+    void messageArrived() {
         if (queryOpen) {
             return;
         }
+        long now = clock.nanoTime();
         queryOpen = true;
         queryStart = now;
         if (stats != null) {

@@ -62,7 +62,7 @@ final class Relay extends ClientSide implements StatementRouter.Owner {
         this.router = route.mode() == PoolMode.SESSION ? null : new StatementRouter(client, this, stats,
                 route.maxPreparedStatements(), session.context().settings().trackedParameters());
         this.pins = new PinGuard(session, route);
-        this.times = new QueryTimes(session, stats);
+        this.times = new QueryTimes(session, session.context().clock(), stats);
     }
 
     ServerConnection server() {
@@ -97,7 +97,7 @@ final class Relay extends ClientSide implements StatementRouter.Owner {
         if (stats != null) {
             stats.clientMessage(frame.type(), frame.length());
         }
-        times.messageArrived(timeouts.now());
+        times.messageArrived();
         if (session.state() != ClientSession.State.ACTIVE) {
             // waiting for a server, or its parameters are being synced: keep the client's order
             pending.add(frame);

@@ -47,6 +47,8 @@ final class Relay extends ClientSide implements StatementRouter.Owner {
     private PendingCheckout waiting;
     private int pendingSyncs;
     private boolean unsynced;
+    /** A checkout asked for inside a client read: the read's end flushes what attach() writes. */
+    private boolean checkoutInRead;
     private long linkedAt;
     private final QueryTimes times;
     private long waitStart;
@@ -106,7 +108,9 @@ final class Relay extends ClientSide implements StatementRouter.Owner {
                 gate.hold(ReadGate.WAIT_QUEUE);
             }
             if (server == null && waiting == null) {
+                checkoutInRead = true;
                 requestServer();
+                checkoutInRead = false;
             }
             return;
         }
@@ -233,7 +237,12 @@ final class Relay extends ClientSide implements StatementRouter.Owner {
             return; // a refused message closed the session
         }
         pendingBytes = 0;
-        server.flush();
+        if (!checkoutInRead) {
+            // Granted at once inside a client read, the rest of that read (Bind, Execute, Sync
+            // after a Parse) follows, and clientReadComplete() flushes all in one write: a flush
+            // here sent the first message alone and woke the backend twice per transaction.
+            server.flush();
+        }
         gate.release(ReadGate.WAIT_QUEUE);
     }
 
@@ -251,8 +260,7 @@ final class Relay extends ClientSide implements StatementRouter.Owner {
             router.replies.fromServer(frame);
             return;
         }
-        client.write(frame.bytes().retain());
-        frame.release();
+        client.write(frame.takeBytes(), clientVoid);
     }
 
     @Override

@@ -3,6 +3,7 @@ package io.sluice.net;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelHandler;
 import io.netty.channel.EventLoop;
+import io.netty.channel.SingleThreadEventLoop;
 import io.netty.channel.epoll.EpollDomainSocketChannel;
 import io.netty.channel.epoll.EpollServerDomainSocketChannel;
 import io.netty.channel.epoll.EpollServerSocketChannel;
@@ -22,14 +23,22 @@ import java.util.concurrent.TimeUnit;
  * of that loop under load relays for every ready connection before epoll reports the listener
  * again (5–15 ms at 100 busy clients), and a burst of connects in that time overflowed a 128-deep
  * accept queue where PgBouncer's shorter turns did not. So the loop's reads call
- * {@link #beforeRead()}, and at most once a millisecond it takes what waits in the queues, as
- * Netty's own accept would. The accepted channels are registered after the current read.
+ * {@link #beforeRead()}, and once a turn has run for a millisecond, at most once a millisecond, it
+ * takes what waits in the queues, as Netty's own accept would. The accepted channels are
+ * registered after the current read. Short turns never drain: epoll reports the listeners at the
+ * next wake-up anyway, and a drain there is two failing accept() calls (one per listener) for
+ * every other transaction of a lone client.
  */
 public final class AcceptDrain {
     static final long INTERVAL_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
 
     private volatile Listener[] listeners = new Listener[0];
     private long lastDrain = System.nanoTime();
+    private SingleThreadEventLoop loop;
+    private boolean inTurn;
+    private long turnStart;
+    private final Runnable turnEnded = () -> inTurn = false;
+    private long drains;
 
     /** One listening socket: its channel, how to make a channel of an accepted fd, and its handler. */
     private record Listener(Channel channel, Socket socket, boolean unix, ChannelHandler childHandler, int max) {
@@ -47,6 +56,9 @@ public final class AcceptDrain {
         }
         // a second handle on the listener's fd, for accept() only: it is never closed (Netty's
         // FileDescriptor has no finalizer either), the channel owns the fd
+        if (this.loop == null && loop instanceof SingleThreadEventLoop l) {
+            this.loop = l;
+        }
         Socket socket = new Socket(((io.netty.channel.unix.UnixChannel) listener).fd().intValue());
         Listener[] next = java.util.Arrays.copyOf(listeners, listeners.length + 1);
         next[listeners.length] = new Listener(listener, socket, unix, childHandler, max);
@@ -65,13 +77,26 @@ public final class AcceptDrain {
             return;
         }
         long now = System.nanoTime();
-        if (now - lastDrain < INTERVAL_NANOS) {
+        if (!inTurn) {
+            // the turn's first read; the loop runs its tail tasks when the turn ends
+            inTurn = true;
+            turnStart = now;
+            loop.executeAfterEventLoopIteration(turnEnded);
+            return;
+        }
+        if (now - turnStart < INTERVAL_NANOS || now - lastDrain < INTERVAL_NANOS) {
             return;
         }
         lastDrain = now;
+        drains++;
         for (Listener l : ls) {
             drain(l);
         }
+    }
+
+    /** How many times the queues were drained (read on the loop). */
+    long drains() {
+        return drains;
     }
 
     private static void drain(Listener l) {

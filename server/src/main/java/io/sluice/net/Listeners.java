@@ -122,6 +122,11 @@ public final class Listeners {
         }
     }
 
+    /** How many times reads drained the accept queues; read it on the loop. */
+    long acceptDrains() {
+        return drain.drains();
+    }
+
     /** Binds {@code b} to {@code address}; the accept drain takes its queue too from then on. */
     private Channel listen(ServerBootstrap b, java.net.SocketAddress address, int backlog) {
         Channel listener = b.bind(address).syncUninterruptibly().channel();

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 import io.netty.channel.Channel;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.RecvByteBufAllocator;
+import io.netty.channel.SingleThreadEventLoop;
 import io.netty.channel.embedded.EmbeddedChannel;
 import java.net.InetSocketAddress;
 import java.net.Socket;
@@ -20,8 +21,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The listeners accept on the clients' loop. A long turn of that loop (hundreds of busy
- * connections) must not leave the accept queue unserved: each read's start drains it, at most
- * once a millisecond. Without the drain, connects beyond listen_backlog wait for a SYN
+ * connections) must not leave the accept queue unserved: once the turn has run for a
+ * millisecond, each read's start drains it, at most once a millisecond. Without the drain, connects beyond listen_backlog wait for a SYN
  * retransmission (1 s) until the turn ends; with it they complete at once.
  */
 class ListenersAcceptDrainTest {
@@ -40,6 +41,44 @@ class ListenersAcceptDrainTest {
         // the control: the same turn with no read in it leaves the queue full
         LongTurn turn = longTurn(false);
         assertThat(turn.timedOut).as("connects that waited for the loop's turn to end").isPositive();
+    }
+
+    @Test
+    void shortTurnsDoNotDrain() throws Exception {
+        // a lone busy client: one read a turn, turns well apart; epoll reports the listener at the
+        // next wake-up, so a drain there would only be failing accept() calls
+        Transport transport = new Transport();
+        assumeTrue(transport.nativeEpoll(), "the drain is for native epoll listeners");
+        EventLoopGroup group = transport.newGroup(1);
+        Listeners listeners = new Listeners(group, transport, line -> { }, line -> { });
+        try {
+            listeners.bind(List.of("127.0.0.1"), 0, BACKLOG, false, () -> new TcpTuning(false, 0, 0, 0, 0, 0),
+                    null, 0, null, (Channel ch, Boolean unix) -> { });
+            RecvByteBufAllocator.Handle read = listeners.fairReads().newHandle();
+            EmbeddedChannel someConnection = new EmbeddedChannel();
+            SingleThreadEventLoop loop = (SingleThreadEventLoop) group.next();
+            for (int turn = 0; turn < 5; turn++) {
+                CompletableFuture<Void> turnOver = new CompletableFuture<>();
+                loop.execute(() -> {
+                    LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(2)); // longer than the interval
+                    read.reset(someConnection.config());
+                    loop.executeAfterEventLoopIteration(() -> turnOver.complete(null));
+                });
+                turnOver.get(10, TimeUnit.SECONDS); // the next task comes in a turn of its own
+            }
+            long shortTurns = group.next().submit(listeners::acceptDrains).get(10, TimeUnit.SECONDS);
+            group.next().submit(() -> {
+                read.reset(someConnection.config());
+                LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(2));
+                read.reset(someConnection.config());
+            }).get(10, TimeUnit.SECONDS);
+            long longTurn = group.next().submit(listeners::acceptDrains).get(10, TimeUnit.SECONDS);
+            assertThat(shortTurns).as("drains in turns of one read").isZero();
+            assertThat(longTurn).as("drains once a turn has run for 2 ms").isEqualTo(1);
+        } finally {
+            listeners.closeAll();
+            group.shutdownGracefully(0, 100, TimeUnit.MILLISECONDS);
+        }
     }
 
     private record LongTurn(int timedOut, AtomicInteger initialized) {

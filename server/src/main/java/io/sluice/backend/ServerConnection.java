@@ -3,6 +3,8 @@ package io.sluice.backend;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
+import io.netty.channel.ChannelPromise;
+import io.netty.channel.VoidChannelPromise;
 import io.sluice.log.Level;
 import io.sluice.log.Log;
 import io.sluice.net.Endpoint;
@@ -29,6 +31,8 @@ public final class ServerConnection extends ChannelInboundHandlerAdapter impleme
     public enum State { LOGIN, IDLE, ACTIVE, INTERNAL, CLOSED }
     private final long id = SocketIds.next();
     private final Channel channel;
+    /** For relayed writes: a failed write closes the channel anyway, so no promise per message. */
+    private final ChannelPromise relayVoid;
     private final BackendTarget target;
     private final String database;
     private final long connectTimeMillis = System.currentTimeMillis();
@@ -48,6 +52,7 @@ public final class ServerConnection extends ChannelInboundHandlerAdapter impleme
 
     public ServerConnection(Channel channel, BackendTarget target, String database, ServerLogin login) {
         this.channel = channel;
+        this.relayVoid = new VoidChannelPromise(channel, false);
         this.target = target;
         this.database = database;
         this.login = login;
@@ -204,8 +209,7 @@ public final class ServerConnection extends ChannelInboundHandlerAdapter impleme
 
     /** Writes a client frame to the server (takes ownership), without flushing. */
     public void write(Frame frame) {
-        channel.write(frame.bytes().retain());
-        frame.release();
+        channel.write(frame.takeBytes(), relayVoid);
     }
 
     public void flush() {

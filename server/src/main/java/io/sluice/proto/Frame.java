@@ -16,7 +16,7 @@ public final class Frame extends AbstractReferenceCounted {
     public static final byte CONTINUATION = 0;
 
     private final byte type;
-    private final ByteBuf bytes;
+    private ByteBuf bytes;
 
     public Frame(byte type, ByteBuf bytes) {
         this.type = type;
@@ -37,18 +37,32 @@ public final class Frame extends AbstractReferenceCounted {
         return bytes.slice(bytes.readerIndex() + 5, bytes.readableBytes() - 5);
     }
 
+    /**
+     * Hands this frame's reference to its bytes to the caller (to write them on), saving a retain
+     * and a release per relayed message. The frame is spent: its own release does nothing more.
+     */
+    public ByteBuf takeBytes() {
+        ByteBuf b = bytes;
+        bytes = null;
+        return b;
+    }
+
     public int length() {
         return bytes.readableBytes();
     }
 
     @Override
     protected void deallocate() {
-        bytes.release();
+        if (bytes != null) {
+            bytes.release();
+        }
     }
 
     @Override
     public ReferenceCounted touch(Object hint) {
-        bytes.touch(hint);
+        if (bytes != null) {
+            bytes.touch(hint);
+        }
         return this;
     }
 

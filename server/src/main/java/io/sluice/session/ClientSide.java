@@ -1,6 +1,8 @@
 package io.sluice.session;
 
 import io.netty.channel.Channel;
+import io.netty.channel.ChannelPromise;
+import io.netty.channel.VoidChannelPromise;
 import io.sluice.backend.ServerListener;
 
 /**
@@ -11,12 +13,15 @@ import io.sluice.backend.ServerListener;
 abstract class ClientSide implements ServerListener {
     protected final ClientSession session;
     protected final Channel client;
+    /** For relayed writes: a failed write closes the channel anyway, so no promise per message. */
+    protected final ChannelPromise clientVoid;
     protected final ReadGate gate;
 
     /** The client's read gate is the relay's own: after login nothing else holds its reading off. */
     ClientSide(ClientSession session) {
         this.session = session;
         this.client = session.channel();
+        this.clientVoid = new VoidChannelPromise(client, false);
         this.gate = new ReadGate(client);
     }
 

@@ -55,8 +55,7 @@ final class ReplicationRelay extends ClientSide {
 
     @Override
     public void onServerFrame(Frame frame) {
-        client.write(frame.bytes().retain());
-        frame.release();
+        client.write(frame.takeBytes(), clientVoid);
     }
 
     @Override

@@ -203,8 +203,7 @@ final class ReplyRouter {
     }
 
     private void relay(Frame f) {
-        r.client.write(f.bytes().retain());
-        f.release();
+        r.client.write(f.takeBytes(), r.clientVoid);
     }
 
     /** Sends every answer of Sluice's own that has reached the head of the queue. */

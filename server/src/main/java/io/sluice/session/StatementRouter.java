@@ -3,6 +3,8 @@ package io.sluice.session;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
 import io.netty.channel.Channel;
+import io.netty.channel.ChannelPromise;
+import io.netty.channel.VoidChannelPromise;
 import io.sluice.backend.ServerConnection;
 import io.sluice.proto.Frame;
 import io.sluice.proto.PgError;
@@ -45,6 +47,8 @@ final class StatementRouter {
     }
 
     final Channel client;
+    /** For relayed writes: a failed write closes the channel anyway, so no promise per message. */
+    final ChannelPromise clientVoid;
     final ByteBufAllocator alloc;
     final Owner owner;
     final DatabaseStats stats;
@@ -71,6 +75,7 @@ final class StatementRouter {
      */
     StatementRouter(Channel client, Owner owner, DatabaseStats stats, int maxPrepared, Set<String> ignored) {
         this.client = client;
+        this.clientVoid = new VoidChannelPromise(client, false);
         this.alloc = client.alloc();
         this.owner = owner;
         this.stats = stats;
@@ -404,7 +409,7 @@ final class StatementRouter {
 
     /** Writes a message of Sluice's own to the client. */
     void toClient(ByteBuf msg) {
-        client.write(msg);
+        client.write(msg, clientVoid);
         wroteClient = true;
     }
 }

@@ -7,6 +7,7 @@ import io.netty.channel.epoll.EpollChannelOption;
 import io.netty.channel.epoll.EpollSocketChannel;
 import io.netty.channel.socket.SocketChannel;
 import io.netty.channel.socket.nio.NioChannelOption;
+import io.netty.util.internal.PlatformDependent;
 import io.sluice.config.Settings;
 import jdk.net.ExtendedSocketOptions;
 
@@ -33,8 +34,14 @@ public record TcpTuning(boolean keepalive, int keepIdle, int keepInterval, int k
             return;
         }
         ChannelConfig c = ch.config();
-        c.setOption(ChannelOption.TCP_NODELAY, true);
-        c.setOption(ChannelOption.SO_KEEPALIVE, keepalive);
+        // Netty's socket channels start with TCP_NODELAY on and sockets start without keepalive:
+        // setting either again is a system call per login for nothing
+        if (!PlatformDependent.canEnableTcpNoDelayByDefault()) {
+            c.setOption(ChannelOption.TCP_NODELAY, true);
+        }
+        if (keepalive) {
+            c.setOption(ChannelOption.SO_KEEPALIVE, true);
+        }
         if (socketBuffer > 0) {
             c.setOption(ChannelOption.SO_SNDBUF, socketBuffer);
             c.setOption(ChannelOption.SO_RCVBUF, socketBuffer);

@@ -9,6 +9,7 @@ import io.netty.channel.EventLoop;
 import io.netty.channel.unix.DomainSocketAddress;
 import io.netty.util.concurrent.ScheduledFuture;
 import io.sluice.net.FairReads;
+import io.sluice.net.RunJoiner;
 import io.sluice.net.TcpTuning;
 import io.sluice.net.Transport;
 import io.sluice.pool.PoolKey;
@@ -132,6 +133,7 @@ public final class NettyServerConnector implements ServerConnector {
                                     login, logConnections.getAsBoolean()));
                         }
                         ch.pipeline().addLast("frames", new FrameDecoder(Integer.MAX_VALUE, "Dd"));
+                        ch.pipeline().addLast(RunJoiner.NAME, new RunJoiner());
                         ch.pipeline().addLast("server", conn);
                         onCreated.accept(conn);
                     }

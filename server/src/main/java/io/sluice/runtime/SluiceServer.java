@@ -16,6 +16,7 @@ import io.sluice.log.Log;
 import io.sluice.net.AfterInactive;
 import io.sluice.net.EventLoopScheduler;
 import io.sluice.net.Listeners;
+import io.sluice.net.RunJoiner;
 import io.sluice.net.TcpTuning;
 import io.sluice.net.Transport;
 import io.sluice.pool.CheckoutFailure;
@@ -194,6 +195,7 @@ public final class SluiceServer implements SessionContext {
             ch.pipeline().addLast("tls-direct", tls.directTlsDetector());
         }
         ch.pipeline().addLast("startup", new StartupDecoder(loginPacketLimit));
+        ch.pipeline().addLast(RunJoiner.NAME, new RunJoiner());
         ch.pipeline().addLast("session", new ClientSession(this, unix));
     }
 

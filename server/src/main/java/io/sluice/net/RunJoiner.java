@@ -1,0 +1,105 @@
+package io.sluice.net;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelOutboundHandlerAdapter;
+import io.netty.channel.ChannelPromise;
+import io.netty.channel.VoidChannelPromise;
+
+/**
+ * Joins consecutive relayed messages that lie side by side in one read buffer into one write, as
+ * PgBouncer sends a run of its buffer at once. The relay passes each protocol message on as its
+ * own slice (Parse, Bind, Execute, Sync from one client read; ParseComplete … ReadyForQuery from
+ * one server read), and Netty pays per message written: an outbound entry, a gather slot, a
+ * release and its byte accounting. Here a write of a slice that begins where the pending run ends,
+ * in the same buffer, only lengthens the run; anything else (a message Sluice made, a write
+ * with a promise, another buffer) passes the run on first, so the order on the wire is the order
+ * of the writes. The run goes on at the next flush, as Netty would send it no sooner.
+ *
+ * <p>Sits right before the handler that writes (the session or the server connection), so every
+ * write of that handler, through the channel or its context, passes here; TLS, nearer the
+ * head, encrypts the joined run.
+ */
+public final class RunJoiner extends ChannelOutboundHandlerAdapter {
+    public static final String NAME = "join";
+
+    /** The pending run: the first slice written (owning one reference to its buffer), or null. */
+    private ByteBuf first;
+    private ByteBuf root;
+    /** Address just past the run's last byte, and the run's length. */
+    private long end;
+    private int length;
+    private ChannelPromise voidPromise;
+
+    @Override
+    public void handlerAdded(ChannelHandlerContext ctx) {
+        voidPromise = new VoidChannelPromise(ctx.channel(), false);
+    }
+
+    @Override
+    public void write(ChannelHandlerContext ctx, Object msg, ChannelPromise promise) {
+        if (promise.isVoid() && msg instanceof ByteBuf b && b.hasMemoryAddress()) {
+            ByteBuf r = b.unwrap();
+            long start = b.memoryAddress() + b.readerIndex();
+            if (first != null && r == root && start == end) {
+                int n = b.readableBytes();
+                end += n;
+                length += n;
+                b.release(); // the run's first slice keeps the buffer, and so these bytes, alive
+                return;
+            }
+            passRun(ctx);
+            if (r != null && r.hasMemoryAddress()) {
+                first = b;
+                root = r;
+                length = b.readableBytes();
+                end = start + length;
+                return;
+            }
+        } else {
+            passRun(ctx);
+        }
+        ctx.write(msg, promise);
+    }
+
+    @Override
+    public void flush(ChannelHandlerContext ctx) {
+        passRun(ctx);
+        ctx.flush();
+    }
+
+    @Override
+    public void close(ChannelHandlerContext ctx, ChannelPromise promise) {
+        drop();
+        ctx.close(promise);
+    }
+
+    @Override
+    public void handlerRemoved(ChannelHandlerContext ctx) {
+        drop();
+    }
+
+    private void passRun(ChannelHandlerContext ctx) {
+        ByteBuf b = first;
+        if (b == null) {
+            return;
+        }
+        first = null;
+        if (length != b.readableBytes()) {
+            int index = (int) (end - length - root.memoryAddress());
+            ByteBuf joined = root.retainedSlice(index, length);
+            b.release();
+            b = joined;
+        }
+        root = null;
+        ctx.write(b, voidPromise);
+    }
+
+    private void drop() {
+        if (first != null) {
+            first.release();
+            first = null;
+            root = null;
+        }
+    }
+}

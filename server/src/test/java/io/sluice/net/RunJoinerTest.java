@@ -1,0 +1,100 @@
+package io.sluice.net;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.PooledByteBufAllocator;
+import io.netty.buffer.Unpooled;
+import io.netty.channel.ChannelPromise;
+import io.netty.channel.VoidChannelPromise;
+import io.netty.channel.embedded.EmbeddedChannel;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Slices that lie side by side in one buffer go out as one write; anything else keeps its place
+ * in the order of writes, and no reference to the read buffer is kept or lost.
+ */
+class RunJoinerTest {
+    private EmbeddedChannel ch;
+    private ChannelPromise relayed;
+    private ByteBuf read;
+
+    @BeforeEach
+    void setUp() {
+        ch = new EmbeddedChannel(new RunJoiner());
+        relayed = new VoidChannelPromise(ch, false);
+        read = PooledByteBufAllocator.DEFAULT.directBuffer(64);
+        read.writeCharSequence("PPPPBBBBEEEESSSS", StandardCharsets.US_ASCII);
+    }
+
+    @AfterEach
+    void tearDown() {
+        ch.finishAndReleaseAll();
+        assertThat(read.refCnt()).as("the read buffer's own reference, and only that, is left").isEqualTo(1);
+        read.release();
+    }
+
+    @Test
+    void adjacentSlicesOfOneReadGoOutAsOneWrite() {
+        for (int i = 0; i < 4; i++) {
+            ch.write(read.retainedSlice(i * 4, 4), relayed);
+        }
+        ch.flush();
+        assertThat(written()).containsExactly("PPPPBBBBEEEESSSS");
+    }
+
+    @Test
+    void aGapOrAnotherBufferStartsANewRun() {
+        ch.write(read.retainedSlice(0, 4), relayed);
+        ch.write(read.retainedSlice(8, 4), relayed); // the Bind was dropped: not adjacent
+        ch.write(read.retainedSlice(12, 4), relayed);
+        ch.write(Unpooled.copiedBuffer("own", StandardCharsets.US_ASCII), relayed); // a message Sluice made
+        ch.write(read.retainedSlice(4, 4), relayed); // before the run's start: not adjacent either
+        ch.flush();
+        assertThat(written()).containsExactly("PPPP", "EEEESSSS", "own", "BBBB");
+    }
+
+    @Test
+    void aWriteWithAPromiseKeepsItsPlace() {
+        ch.write(read.retainedSlice(0, 4), relayed);
+        ch.write(read.retainedSlice(4, 4), relayed);
+        ChannelPromise p = ch.newPromise();
+        ch.write(Unpooled.copiedBuffer("err", StandardCharsets.US_ASCII), p);
+        ch.write(read.retainedSlice(8, 4), relayed);
+        ch.flush();
+        assertThat(written()).containsExactly("PPPPBBBB", "err", "EEEE");
+        assertThat(p.isSuccess()).isTrue();
+    }
+
+    @Test
+    void nothingGoesOutBeforeTheFlush() {
+        ch.write(read.retainedSlice(0, 4), relayed);
+        ch.write(read.retainedSlice(4, 4), relayed);
+        assertThat(written()).isEmpty();
+        ch.flush();
+        assertThat(written()).containsExactly("PPPPBBBB");
+    }
+
+    @Test
+    void closingWithAPendingRunReleasesIt() {
+        ch.write(read.retainedSlice(0, 4), relayed);
+        ch.write(read.retainedSlice(4, 4), relayed);
+        ch.close();
+        assertThat(read.refCnt()).isEqualTo(1);
+    }
+
+    private List<String> written() {
+        List<String> out = new ArrayList<>();
+        ByteBuf b;
+        while ((b = ch.readOutbound()) != null) {
+            out.add(b.toString(StandardCharsets.US_ASCII));
+            b.release();
+        }
+        return out;
+    }
+}

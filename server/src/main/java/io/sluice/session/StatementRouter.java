@@ -2,12 +2,15 @@ package io.sluice.session;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
+import io.netty.buffer.ByteBufUtil;
+import io.netty.buffer.Unpooled;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelPromise;
 import io.netty.channel.VoidChannelPromise;
 import io.sluice.backend.ServerConnection;
 import io.sluice.proto.Frame;
 import io.sluice.proto.PgError;
+import io.sluice.proto.ProtocolException;
 import io.sluice.proto.codec.ExtendedCodec;
 import io.sluice.session.state.ClientStatements;
 import io.sluice.session.state.PinProbe;
@@ -19,6 +22,7 @@ import io.sluice.session.state.StatementKey;
 import io.sluice.session.state.SyncPlan;
 import io.sluice.stats.DatabaseStats;
 
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayDeque;
 import java.util.HashMap;
 import java.util.List;
@@ -62,6 +66,10 @@ final class StatementRouter {
     /** With max_prepared_statements = 0 names pass through; what each does is still tracked. */
     final Map<String, SqlCommand> passedThrough = new HashMap<>();
     SqlCommand unnamed = SqlCommand.NONE;
+    /** The last Parse text classified (a heap copy, at most LAST_PARSE_MAX bytes) and what it does. */
+    private ByteBuf lastParseText;
+    private SqlCommand lastParseCommand;
+    private static final int LAST_PARSE_MAX = 4096;
     ServerConnection server;
     ServerSession serverState;
     /** A locally raised error: the client's messages are dropped up to its Sync, as the server would. */
@@ -226,11 +234,30 @@ final class StatementRouter {
         prepareOnServer(key, name, entry, Expected.Action.FORWARD);
     }
 
-    private static SqlCommand classifyParse(ByteBuf body) {
+    /**
+     * What an unnamed (or passed-through) Parse's text does. Drivers send the same text again and
+     * again (pgbench -M extended, node-postgres, pgjdbc before it prepares): the last text and its
+     * answer are kept, so a repeat costs a byte comparison instead of decoding and classifying.
+     */
+    private SqlCommand classifyParse(ByteBuf body) {
         int start = body.readerIndex();
-        String query = ExtendedCodec.cstring(body, 'P');
-        body.readerIndex(start);
-        return classify(query);
+        int end = body.indexOf(start, body.writerIndex(), (byte) 0);
+        if (end < 0) {
+            throw new ProtocolException("invalid message format in 'P' message");
+        }
+        int n = end - start;
+        if (lastParseText != null && lastParseText.readableBytes() == n
+                && ByteBufUtil.equals(body, start, lastParseText, 0, n)) {
+            return lastParseCommand;
+        }
+        SqlCommand cmd = classify(body.toString(start, n, StandardCharsets.ISO_8859_1));
+        if (n <= LAST_PARSE_MAX) {
+            byte[] text = new byte[n];
+            body.getBytes(start, text);
+            lastParseText = Unpooled.wrappedBuffer(text);
+            lastParseCommand = cmd;
+        }
+        return cmd;
     }
 
     /** The command a statement text amounts to; several statements in one Parse are an error anyway. */

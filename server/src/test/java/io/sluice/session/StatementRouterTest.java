@@ -97,6 +97,21 @@ class StatementRouterTest {
     }
 
     @Test
+    void aRepeatedUnnamedParseIsClassifiedByItsBytes() {
+        // the same text twice (the second answered from the last-text cache), then another text
+        // of the same length that pins: it must be read afresh, not taken for the cached one
+        for (String sql : List.of("select 12", "select 12", "listen jj")) {
+            h.clientSends(all(parse("", sql), bind("", ""), execute(""), sync()));
+            assertEquals(List.of("P ", "B ", "E", "S"), toServer(s1));
+            s1.writeInbound(all(reply('1'), reply('2'), complete(sql.startsWith("listen") ? "LISTEN" : "SELECT 1"),
+                    ready('I')));
+            toClient(h.client);
+        }
+        assertEquals(List.of("release", "release"), h.leaseEnds, "the selects gave their server back");
+        assertEquals(List.of(SessionStateTest.PROBE), toServer(s1), "LISTEN is asked about once it ends");
+    }
+
+    @Test
     void unknownNamesAreErrorsNotDisconnects() {
         h.clientSends(all(bind("", "nope"), execute(""), sync()));
         assertEquals(List.of("S"), toServer(s1));

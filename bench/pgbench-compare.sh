@@ -18,7 +18,10 @@
 # servers stay open between runs, so the poolers hold up to 3 x clients of the cluster's 300
 # connections: keep clients at 90 or fewer there.
 #
-#   [ROUNDS=3] [WARMUP=5] [MODE=simple] [FLOOR=1] [SLUICE_JAR_BASE=old.jar] bench/pgbench-compare.sh [seconds-per-run] [client counts...]
+# CONNECT=1 adds pgbench -C: a new connection for every transaction (issue 21's logins), so the
+# CPU figure is per login and transaction.
+#
+#   [ROUNDS=3] [WARMUP=5] [MODE=simple] [CONNECT=1] [FLOOR=1] [SLUICE_JAR_BASE=old.jar] bench/pgbench-compare.sh [seconds-per-run] [client counts...]
 #   e.g. bench/pgbench-compare.sh 15 1 50 200
 #        SLUICE_JAR_BASE=/path/sluice-before.jar bench/pgbench-compare.sh 15 1 50 200
 #
@@ -30,6 +33,7 @@ rounds=${ROUNDS:-3}
 warmup=${WARMUP:-5}
 base_jar=${SLUICE_JAR_BASE:-}
 mode=${MODE:-extended}
+connect=(); [ -z "${CONNECT:-}" ] || connect=(-C)
 . "$(dirname "$0")/lib.sh"
 [ "$rounds" -ge 1 ] 2>/dev/null || { echo "ROUNDS must be a positive number" >&2; exit 2; }
 [ -z "$base_jar" ] || [ -f "$base_jar" ] || { echo "SLUICE_JAR_BASE: no such jar: $base_jar" >&2; exit 2; }
@@ -72,7 +76,7 @@ tick_us=$(( 1000000 / $(getconf CLK_TCK) ))
 run() { # $1 port, $2 clients, $3 seconds, $4 pooler pid -> "tps lat_ms cpu_us_per_xact"
   local out tps lat xacts before after threads=$(( $2 < 2 ? $2 : 2 ))
   before=$(cpu_ticks "$4")
-  out=$("$pgbin/pgbench" -n -S -M "$mode" -c "$2" -j "$threads" -T "$3" -h 127.0.0.1 -p "$1" -U postgres postgres 2>&1)
+  out=$("$pgbin/pgbench" -n -S -M "$mode" "${connect[@]}" -c "$2" -j "$threads" -T "$3" -h 127.0.0.1 -p "$1" -U postgres postgres 2>&1)
   after=$(cpu_ticks "$4")
   tps=$(sed -n 's/^tps = \([0-9.]*\).*/\1/p' <<<"$out")
   lat=$(sed -n 's/^latency average = \([0-9.]*\) ms/\1/p' <<<"$out")
@@ -88,7 +92,7 @@ fi
 
 n=${#names[@]}
 results="$work/results"; : > "$results"
-echo "# pgbench -S -M $mode, pool_mode ${POOL_MODE:-transaction}, ${secs} s a run, $rounds rounds, order rotating: ${names[*]}"
+echo "# pgbench -S -M $mode ${connect[*]}, pool_mode ${POOL_MODE:-transaction}, ${secs} s a run, $rounds rounds, order rotating: ${names[*]}"
 for c in "${clients[@]}"; do
   for ((r = 0; r < rounds; r++)); do
     line="# clients $c round $((r + 1))/$rounds:"

@@ -34,7 +34,7 @@ public final class AcceptDrain {
 
     private volatile Listener[] listeners = new Listener[0];
     private long lastDrain = System.nanoTime();
-    private SingleThreadEventLoop loop;
+    private SingleThreadEventLoop clientsLoop;
     private boolean inTurn;
     private long turnStart;
     private final Runnable turnEnded = () -> inTurn = false;
@@ -54,11 +54,11 @@ public final class AcceptDrain {
         if (!(unix || listener instanceof EpollServerSocketChannel) || listener.eventLoop() != loop) {
             return;
         }
+        if (clientsLoop == null && loop instanceof SingleThreadEventLoop l) {
+            clientsLoop = l; // published to the loop by the volatile write of listeners below
+        }
         // a second handle on the listener's fd, for accept() only: it is never closed (Netty's
         // FileDescriptor has no finalizer either), the channel owns the fd
-        if (this.loop == null && loop instanceof SingleThreadEventLoop l) {
-            this.loop = l;
-        }
         Socket socket = new Socket(((io.netty.channel.unix.UnixChannel) listener).fd().intValue());
         Listener[] next = java.util.Arrays.copyOf(listeners, listeners.length + 1);
         next[listeners.length] = new Listener(listener, socket, unix, childHandler, max);
@@ -81,7 +81,7 @@ public final class AcceptDrain {
             // the turn's first read; the loop runs its tail tasks when the turn ends
             inTurn = true;
             turnStart = now;
-            loop.executeAfterEventLoopIteration(turnEnded);
+            clientsLoop.executeAfterEventLoopIteration(turnEnded);
             return;
         }
         if (now - turnStart < INTERVAL_NANOS || now - lastDrain < INTERVAL_NANOS) {

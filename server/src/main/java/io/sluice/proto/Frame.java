@@ -68,6 +68,6 @@ public final class Frame extends AbstractReferenceCounted {
 
     @Override
     public String toString() {
-        return "Frame(" + (char) type + ", " + bytes.readableBytes() + " bytes)";
+        return "Frame(" + (char) type + ", " + (bytes == null ? "passed on" : bytes.readableBytes() + " bytes") + ")";
     }
 }

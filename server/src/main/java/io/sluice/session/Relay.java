@@ -109,8 +109,11 @@ final class Relay extends ClientSide implements StatementRouter.Owner {
             }
             if (server == null && waiting == null) {
                 checkoutInRead = true;
-                requestServer();
-                checkoutInRead = false;
+                try {
+                    requestServer();
+                } finally {
+                    checkoutInRead = false; // a later grant (a server coming back) flushes itself
+                }
             }
             return;
         }

@@ -4,10 +4,10 @@ import io.netty.channel.Channel;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.channel.ChannelPromise;
-import io.netty.channel.VoidChannelPromise;
 import io.sluice.log.Level;
 import io.sluice.log.Log;
 import io.sluice.net.Endpoint;
+import io.sluice.net.RunJoiner;
 import io.sluice.pool.ServerHandle;
 import io.sluice.proto.BackendMessage;
 import io.sluice.proto.Frame;
@@ -31,7 +31,6 @@ public final class ServerConnection extends ChannelInboundHandlerAdapter impleme
     public enum State { LOGIN, IDLE, ACTIVE, INTERNAL, CLOSED }
     private final long id = SocketIds.next();
     private final Channel channel;
-    /** For relayed writes: a failed write closes the channel anyway, so no promise per message. */
     private final ChannelPromise relayVoid;
     private final BackendTarget target;
     private final String database;
@@ -52,7 +51,7 @@ public final class ServerConnection extends ChannelInboundHandlerAdapter impleme
 
     public ServerConnection(Channel channel, BackendTarget target, String database, ServerLogin login) {
         this.channel = channel;
-        this.relayVoid = new VoidChannelPromise(channel, false);
+        this.relayVoid = RunJoiner.relayedWrites(channel);
         this.target = target;
         this.database = database;
         this.login = login;

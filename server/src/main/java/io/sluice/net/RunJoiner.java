@@ -1,6 +1,7 @@
 package io.sluice.net;
 
 import io.netty.buffer.ByteBuf;
+import io.netty.channel.Channel;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelOutboundHandlerAdapter;
 import io.netty.channel.ChannelPromise;
@@ -31,9 +32,18 @@ public final class RunJoiner extends ChannelOutboundHandlerAdapter {
     private int length;
     private ChannelPromise voidPromise;
 
+    /**
+     * The promise for relayed writes on {@code ch}, one per channel: a failed write closes the
+     * channel anyway, so no promise is made per message, and failures are not fired down the
+     * pipeline (as with the promises nobody listened to). Only writes with it are joined.
+     */
+    public static ChannelPromise relayedWrites(Channel ch) {
+        return new VoidChannelPromise(ch, false);
+    }
+
     @Override
     public void handlerAdded(ChannelHandlerContext ctx) {
-        voidPromise = new VoidChannelPromise(ctx.channel(), false);
+        voidPromise = relayedWrites(ctx.channel());
     }
 
     @Override

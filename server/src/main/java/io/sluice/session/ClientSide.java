@@ -2,8 +2,8 @@ package io.sluice.session;
 
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelPromise;
-import io.netty.channel.VoidChannelPromise;
 import io.sluice.backend.ServerListener;
+import io.sluice.net.RunJoiner;
 
 /**
  * The client side of a link to a server, shared by the pooled {@link Relay} and the
@@ -13,7 +13,7 @@ import io.sluice.backend.ServerListener;
 abstract class ClientSide implements ServerListener {
     protected final ClientSession session;
     protected final Channel client;
-    /** For relayed writes: a failed write closes the channel anyway, so no promise per message. */
+    /** The promise of every relayed write to the client ({@link RunJoiner#relayedWrites}). */
     protected final ChannelPromise clientVoid;
     protected final ReadGate gate;
 
@@ -21,7 +21,7 @@ abstract class ClientSide implements ServerListener {
     ClientSide(ClientSession session) {
         this.session = session;
         this.client = session.channel();
-        this.clientVoid = new VoidChannelPromise(client, false);
+        this.clientVoid = RunJoiner.relayedWrites(client);
         this.gate = new ReadGate(client);
     }
 

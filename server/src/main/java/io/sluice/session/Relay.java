@@ -61,7 +61,7 @@ final class Relay extends ClientSide implements StatementRouter.Owner {
         this.stats = stats;
         this.timeouts = new RelayTimeouts(session, route, timers);
         this.policy = new ReleasePolicy(route.mode(), route.resetAlways());
-        this.router = route.mode() == PoolMode.SESSION ? null : new StatementRouter(client, this, stats,
+        this.router = route.mode() == PoolMode.SESSION ? null : new StatementRouter(client, clientVoid, this, stats,
                 route.maxPreparedStatements(), session.context().settings().trackedParameters());
         this.pins = new PinGuard(session, route);
         this.times = new QueryTimes(session, session.context().clock(), stats);
@@ -240,10 +240,7 @@ final class Relay extends ClientSide implements StatementRouter.Owner {
             return; // a refused message closed the session
         }
         pendingBytes = 0;
-        if (!checkoutInRead) {
-            // Granted at once inside a client read, the rest of that read (Bind, Execute, Sync
-            // after a Parse) follows, and clientReadComplete() flushes all in one write: a flush
-            // here sent the first message alone and woke the backend twice per transaction.
+        if (!checkoutInRead) { // else the read's rest follows, and clientReadComplete() sends all in one write
             server.flush();
         }
         gate.release(ReadGate.WAIT_QUEUE);

@@ -6,7 +6,6 @@ import io.netty.buffer.ByteBufUtil;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelPromise;
-import io.netty.channel.VoidChannelPromise;
 import io.sluice.backend.ServerConnection;
 import io.sluice.proto.Frame;
 import io.sluice.proto.PgError;
@@ -51,7 +50,7 @@ final class StatementRouter {
     }
 
     final Channel client;
-    /** For relayed writes: a failed write closes the channel anyway, so no promise per message. */
+    /** The relay's promise for writes to the client ({@link ClientSide#clientVoid}). */
     final ChannelPromise clientVoid;
     final ByteBufAllocator alloc;
     final Owner owner;
@@ -81,9 +80,10 @@ final class StatementRouter {
     /**
      * @param ignored lower-case parameter names ClientParams already replays from ParameterStatus
      */
-    StatementRouter(Channel client, Owner owner, DatabaseStats stats, int maxPrepared, Set<String> ignored) {
+    StatementRouter(Channel client, ChannelPromise clientVoid, Owner owner, DatabaseStats stats, int maxPrepared,
+                    Set<String> ignored) {
         this.client = client;
-        this.clientVoid = new VoidChannelPromise(client, false);
+        this.clientVoid = clientVoid;
         this.alloc = client.alloc();
         this.owner = owner;
         this.stats = stats;

@@ -6,9 +6,9 @@ import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.ServerChannelRecvByteBufAllocator;
-import io.netty.channel.epoll.EpollChannelOption;
 import io.netty.channel.socket.nio.NioChannelOption;
 import io.netty.channel.unix.DomainSocketAddress;
+import io.netty.channel.unix.UnixChannelOption;
 
 import java.io.IOException;
 import java.net.Inet6Address;
@@ -82,8 +82,8 @@ public final class Listeners {
                 if (reusePort) {
                     // so_reuseport: every process of the group binds the same port and the kernel
                     // spreads new connections over their listening sockets
-                    if (transport.nativeEpoll()) {
-                        b.option(EpollChannelOption.SO_REUSEPORT, true);
+                    if (transport.nativeSockets()) {
+                        b.option(UnixChannelOption.SO_REUSEPORT, true);
                     } else {
                         b.option(NioChannelOption.of(StandardSocketOptions.SO_REUSEPORT), true);
                     }
@@ -99,7 +99,7 @@ public final class Listeners {
                     info.accept("listening on " + shown + ":" + port);
                 }
             }
-            if (unixSocketDir != null && !unixSocketDir.isEmpty() && transport.nativeEpoll()) {
+            if (unixSocketDir != null && !unixSocketDir.isEmpty() && transport.nativeSockets()) {
                 unixPath = Path.of(unixSocketDir, ".s.PGSQL." + port);
                 UnixSocketFile.clearForBind(unixPath, reusePort, info);
                 // Bound under a name of its own, then renamed into place: a successor's takeover
@@ -179,7 +179,7 @@ public final class Listeners {
     public void closeTcp() {
         for (Channel c : tcp) {
             drain.remove(c);
-            c.close().syncUninterruptibly();
+            close(c);
         }
         tcp.clear();
     }
@@ -188,9 +188,21 @@ public final class Listeners {
         closeTcp();
         if (unix != null) {
             drain.remove(unix);
-            unix.close().syncUninterruptibly();
+            close(unix);
             unix = null;
             UnixSocketFile.deleteIfOurs(unixPath, unixFileKey);
+        }
+    }
+
+    /**
+     * Closes a listener, waiting for it unless on its own loop: there the close cannot finish
+     * while we wait (io_uring completes it on a later turn), and the listener accepts nothing
+     * once closing has begun.
+     */
+    private static void close(Channel listener) {
+        io.netty.channel.ChannelFuture closed = listener.close();
+        if (!listener.eventLoop().inEventLoop()) {
+            closed.syncUninterruptibly();
         }
     }
 

@@ -6,6 +6,8 @@ import io.netty.channel.ChannelOption;
 import io.netty.channel.epoll.EpollChannelOption;
 import io.netty.channel.epoll.EpollSocketChannel;
 import io.netty.channel.socket.SocketChannel;
+import io.netty.channel.uring.IoUringChannelOption;
+import io.netty.channel.uring.IoUringSocketChannel;
 import io.netty.channel.socket.nio.NioChannelOption;
 import io.netty.util.internal.PlatformDependent;
 import io.sluice.config.Settings;
@@ -18,7 +20,7 @@ import jdk.net.ExtendedSocketOptions;
  * {@code tcp_user_timeout} (milliseconds, not 0) bounds how long sent data may stay
  * unacknowledged; {@code tcp_socket_buffer} (not 0) sets both kernel buffers. Without them
  * a PostgreSQL behind a silent network partition holds its clients for the kernel's two hours
- * of keepalive or fifteen minutes of retransmissions. TCP_USER_TIMEOUT needs native epoll.
+ * of keepalive or fifteen minutes of retransmissions. TCP_USER_TIMEOUT needs a native transport.
  */
 public record TcpTuning(boolean keepalive, int keepIdle, int keepInterval, int keepCount, int userTimeoutMillis,
                         int socketBuffer) {
@@ -46,7 +48,14 @@ public record TcpTuning(boolean keepalive, int keepIdle, int keepInterval, int k
             c.setOption(ChannelOption.SO_SNDBUF, socketBuffer);
             c.setOption(ChannelOption.SO_RCVBUF, socketBuffer);
         }
-        if (ch instanceof EpollSocketChannel) {
+        if (ch instanceof IoUringSocketChannel) {
+            if (keepalive) {
+                setIfPositive(c, IoUringChannelOption.TCP_KEEPIDLE, keepIdle);
+                setIfPositive(c, IoUringChannelOption.TCP_KEEPINTVL, keepInterval);
+                setIfPositive(c, IoUringChannelOption.TCP_KEEPCNT, keepCount);
+            }
+            setIfPositive(c, IoUringChannelOption.TCP_USER_TIMEOUT, userTimeoutMillis);
+        } else if (ch instanceof EpollSocketChannel) {
             if (keepalive) {
                 setIfPositive(c, EpollChannelOption.TCP_KEEPIDLE, keepIdle);
                 setIfPositive(c, EpollChannelOption.TCP_KEEPINTVL, keepInterval);

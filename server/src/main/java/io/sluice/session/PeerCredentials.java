@@ -2,6 +2,7 @@ package io.sluice.session;
 
 import io.netty.channel.Channel;
 import io.netty.channel.epoll.EpollDomainSocketChannel;
+import io.netty.channel.uring.IoUringDomainSocketChannel;
 import io.sluice.auth.UnixNames;
 
 import java.io.IOException;
@@ -17,12 +18,15 @@ final class PeerCredentials {
 
     /** The peer's uid, or -1 when unknown or not a unix socket. */
     static int uidOf(Channel ch) {
-        if (ch instanceof EpollDomainSocketChannel d) {
-            try {
+        try {
+            if (ch instanceof IoUringDomainSocketChannel d) {
                 return d.peerCredentials().uid();
-            } catch (IOException e) {
-                return -1;
             }
+            if (ch instanceof EpollDomainSocketChannel d) {
+                return d.peerCredentials().uid();
+            }
+        } catch (IOException e) {
+            return -1;
         }
         return -1;
     }

@@ -5,7 +5,11 @@ import io.sluice.testkit.PgCluster;
 import io.sluice.testkit.ProcessResult;
 import io.sluice.testkit.ProcessRunner;
 import io.sluice.testkit.SluiceProcess;
+import io.netty.channel.epoll.Epoll;
+import io.netty.channel.uring.IoUring;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 import java.io.IOException;
 import java.net.InetSocketAddress;
@@ -18,6 +22,7 @@ import java.util.List;
 import java.util.Map;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
  * Issue 15 item 8: the listening socket's accept queue is {@code listen_backlog} deep, and a
@@ -53,11 +58,14 @@ class AcceptLimitsIT {
         }
     }
 
-    @Test
-    void runningOutOfFileDescriptorsIsOneLogLineAndServingGoesOn() throws Exception {
+    @ParameterizedTest
+    @ValueSource(strings = {"io_uring", "epoll"})
+    void runningOutOfFileDescriptorsIsOneLogLineAndServingGoesOn(String transport) throws Exception {
+        assumeTrue(transport.equals("io_uring") ? IoUring.isAvailable() : Epoll.isAvailable(),
+                transport + " is not available here");
         // a JVM at rest holds about 20 descriptors; 160 leaves room for a bystander and a server
         try (SluiceProcess sluice = new SluiceProcess(JAR).launcher("prlimit", "--nofile=160:160")
-                .jvmArgs("-Xmx128m").ini(ini("")).userlist(USERS).start();
+                .jvmArgs("-Xmx128m", "-Dsluice.io=" + transport).ini(ini("")).userlist(USERS).start();
              RawClient bystander = new RawClient(sluice.port())) {
             bystander.send(RawClient.startup(Map.of("user", "postgres", "database", "postgres")));
             assertThat(bystander.readUntilReadyOrError()).isNull();

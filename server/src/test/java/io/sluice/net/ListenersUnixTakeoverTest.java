@@ -14,7 +14,8 @@ import java.util.List;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -26,10 +27,11 @@ class ListenersUnixTakeoverTest {
     @TempDir
     Path dir;
 
-    @Test
-    void theOldListenerClosingLeavesTheSuccessorsSocket() throws Exception {
-        Transport transport = new Transport();
-        assumeTrue(transport.nativeEpoll(), "unix sockets need native epoll");
+    @ParameterizedTest
+    @EnumSource(value = Transport.Kind.class, names = {"IO_URING", "EPOLL"})
+    void theOldListenerClosingLeavesTheSuccessorsSocket(Transport.Kind kind) throws Exception {
+        assumeTrue(TransportTest.available(kind), kind + " is not available here");
+        Transport transport = new Transport(kind);
         EventLoopGroup group = transport.newGroup(1);
         Path path = dir.resolve(".s.PGSQL.6432");
         BlockingQueue<String> accepted = new LinkedBlockingQueue<>();

@@ -2,6 +2,7 @@ package io.sluice.net;
 
 import io.netty.bootstrap.ServerBootstrap;
 import io.netty.channel.Channel;
+import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoopGroup;
@@ -24,6 +25,7 @@ import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
 import java.util.function.BiConsumer;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
@@ -175,35 +177,45 @@ public final class Listeners {
         }
     }
 
-    /** Stops accepting TCP clients; the unix socket stays for the console (SHUTDOWN WAIT_FOR_*). */
-    public void closeTcp() {
+    /**
+     * Stops accepting TCP clients; the unix socket stays for the console (SHUTDOWN WAIT_FOR_*).
+     * Completes once the sockets are closed: io_uring closes on a later loop turn, and a
+     * connection it accepts until then is a client like any other.
+     */
+    public CompletableFuture<Void> closeTcp() {
+        List<CompletableFuture<Void>> closed = new ArrayList<>();
         for (Channel c : tcp) {
             drain.remove(c);
-            close(c);
+            closed.add(close(c));
         }
         tcp.clear();
+        return CompletableFuture.allOf(closed.toArray(CompletableFuture[]::new));
     }
 
-    public void closeAll() {
-        closeTcp();
-        if (unix != null) {
-            drain.remove(unix);
-            close(unix);
-            unix = null;
-            UnixSocketFile.deleteIfOurs(unixPath, unixFileKey);
+    /** Stops accepting on every listener; completes as {@link #closeTcp()}. */
+    public CompletableFuture<Void> closeAll() {
+        CompletableFuture<Void> tcpClosed = closeTcp();
+        if (unix == null) {
+            return tcpClosed;
         }
+        drain.remove(unix);
+        CompletableFuture<Void> unixClosed = close(unix);
+        unix = null;
+        UnixSocketFile.deleteIfOurs(unixPath, unixFileKey);
+        return CompletableFuture.allOf(tcpClosed, unixClosed);
     }
 
     /**
      * Closes a listener, waiting for it unless on its own loop: there the close cannot finish
-     * while we wait (io_uring completes it on a later turn), and the listener accepts nothing
-     * once closing has begun.
+     * while we wait (io_uring completes it on a later turn).
      */
-    private static void close(Channel listener) {
-        io.netty.channel.ChannelFuture closed = listener.close();
+    private static CompletableFuture<Void> close(Channel listener) {
+        CompletableFuture<Void> done = new CompletableFuture<>();
+        ChannelFuture closing = listener.close().addListener(f -> done.complete(null));
         if (!listener.eventLoop().inEventLoop()) {
-            closed.syncUninterruptibly();
+            closing.syncUninterruptibly();
         }
+        return done;
     }
 
     /** Bound TCP ports (tests pass port 0). */

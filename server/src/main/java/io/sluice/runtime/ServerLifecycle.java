@@ -38,10 +38,10 @@ final class ServerLifecycle implements Lifecycle {
     @Override
     public void shutdownWaitForClients() {
         server.markShuttingDown();
-        server.loop().execute(() -> {
-            server.listeners().closeAll();
-            stopWhen(server.noClients(), "client connections dropped, exiting");
-        });
+        // the clients are counted once the listeners are closed: until then io_uring may still
+        // hand over a connection accepted in the meantime, and exiting would reset it
+        server.loop().execute(() -> server.listeners().closeAll().thenRunAsync(
+                () -> stopWhen(server.noClients(), "client connections dropped, exiting"), server.loop()));
     }
 
     /**

@@ -9,16 +9,14 @@ import io.netty.channel.AdaptiveRecvByteBufAllocator;
 import io.netty.channel.RecvByteBufAllocator;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoopGroup;
-import io.netty.channel.epoll.EpollEventLoopGroup;
-import io.netty.channel.epoll.EpollServerSocketChannel;
-import io.netty.channel.epoll.EpollSocketChannel;
+import io.sluice.net.Transport;
 import io.netty.channel.socket.SocketChannel;
 import java.net.InetSocketAddress;
 
 /**
  * The least a Netty relay can cost: each client connection gets its own server connection
  * (session mode, nothing pooled) and bytes are copied both ways without reading a single
- * protocol message. No pooler built on Netty's epoll transport can spend less CPU per
+ * protocol message. No pooler built on the same Netty transport can spend less CPU per
  * transaction than this, so its cost next to PgBouncer's tells what is left to gain in
  * Sluice's own code and what is Netty's and the JVM's (bench/floor-compare.sh).
  *
@@ -63,15 +61,17 @@ public final class NettyFloor {
     public static void main(String[] args) throws InterruptedException {
         int listenPort = Integer.parseInt(args[0]);
         InetSocketAddress target = new InetSocketAddress("127.0.0.1", Integer.parseInt(args[1]));
-        EventLoopGroup loop = new EpollEventLoopGroup(1);
-        new ServerBootstrap().group(loop).channel(EpollServerSocketChannel.class)
+        // the transport Sluice itself would pick (io_uring, else epoll; -Dsluice.io forces one)
+        Transport transport = new Transport();
+        EventLoopGroup loop = transport.newGroup(1);
+        new ServerBootstrap().group(loop).channel(transport.serverSocketChannel())
                 .childOption(ChannelOption.TCP_NODELAY, true)
                 .childOption(ChannelOption.AUTO_READ, false)
                 .childOption(ChannelOption.RCVBUF_ALLOCATOR, ONE_READ)
                 .childHandler(new ChannelInitializer<SocketChannel>() {
                     @Override
                     protected void initChannel(SocketChannel client) {
-                        new Bootstrap().group(client.eventLoop()).channel(EpollSocketChannel.class)
+                        new Bootstrap().group(client.eventLoop()).channel(transport.socketChannel())
                                 .option(ChannelOption.TCP_NODELAY, true)
                                 .option(ChannelOption.RCVBUF_ALLOCATOR, ONE_READ)
                                 .handler(new Pipe(client))

@@ -3,6 +3,8 @@ package io.sluice.runtime;
 import io.netty.channel.Channel;
 import io.netty.channel.EventLoop;
 import io.netty.channel.EventLoopGroup;
+import io.netty.channel.group.ChannelGroup;
+import io.netty.channel.group.DefaultChannelGroup;
 import io.sluice.auth.UserLookup;
 import io.sluice.backend.CancelForwarder;
 import io.sluice.backend.PeerForwarder;
@@ -59,6 +61,8 @@ public final class SluiceServer implements SessionContext {
     private final Transport transport = new Transport();
     private final EventLoopGroup group;
     private final EventLoop loop;
+    /** Every client and server connection still open, so that stopNow can wait for their closes. */
+    private final ChannelGroup open;
     private final PoolRegistry pools;
     private final EventLoopScheduler scheduler;
     private final ClientRegistry clients = new ClientRegistry();
@@ -104,6 +108,7 @@ public final class SluiceServer implements SessionContext {
         }
         this.group = transport.newGroup(1);
         this.loop = group.next();
+        this.open = new DefaultChannelGroup("connections", loop);
         String socketDir = config.unixSocketDir();
         this.hosts = new HostRouting(() -> routing, scramKeys, authLookups::queriedSecret);
         this.listeners = new Listeners(group, transport, Log.global()::error, Log.global()::info);
@@ -190,6 +195,7 @@ public final class SluiceServer implements SessionContext {
     }
 
     private void accepted(Channel ch, boolean unix) {
+        open.add(ch);
         ch.pipeline().addLast("departure", departures);
         if (!unix) {
             ch.pipeline().addLast("tls-direct", tls.directTlsDetector());
@@ -202,6 +208,7 @@ public final class SluiceServer implements SessionContext {
     private void serverCreated(ServerConnection conn) {
         conn.checkQuery(routing.config().serverCheckQuery().orElse(""));
         servers.put(conn.id(), conn);
+        open.add(conn.channel());
         conn.channel().closeFuture().addListener(f -> {
             servers.remove(conn.id());
             pause.serverGone(conn.id());
@@ -316,6 +323,9 @@ public final class SluiceServer implements SessionContext {
         sessionSettings = routing.sessionSettings();
     }
 
+    /** The longest stopNow waits for connections to close (a close never completing is a bug, not a reason to hang). */
+    private static final long CLOSE_WAIT_SECONDS = 2;
+
     /** Stops everything at once (SHUTDOWN, SIGQUIT-equivalent, tests). */
     public void stopNow(int exitCode) {
         loop.execute(() -> {
@@ -331,8 +341,12 @@ public final class SluiceServer implements SessionContext {
                 c.kill("server shutting down",
                         io.sluice.proto.PgError.fatal(io.sluice.proto.SqlState.ADMIN_SHUTDOWN, "server shutting down"));
             }
-            group.shutdownGracefully(0, 200, TimeUnit.MILLISECONDS)
+            // the loop stops once the closes above are done: io_uring finishes them on later
+            // turns, and a loop stopped before that prints a rejected-task stack trace per channel
+            Runnable stopLoop = () -> group.shutdownGracefully(0, 200, TimeUnit.MILLISECONDS)
                     .addListener(f -> terminated.complete(exitCode));
+            open.newCloseFuture().addListener(f -> stopLoop.run());
+            loop.schedule(stopLoop, CLOSE_WAIT_SECONDS, TimeUnit.SECONDS);
         });
     }
 

@@ -11,6 +11,7 @@ import io.sluice.testkit.ProcessRunner;
 import io.sluice.testkit.SluiceProcess;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -54,6 +55,14 @@ class TransportIT {
 
             String log = Files.readString(sluice.dir().resolve("sluice.log"));
             assertThat(log).contains("process up: Sluice ").contains("(" + transport + ")");
+
+            // SIGTERM with idle servers open: the closes finish before the loop stops
+            sluice.signal("TERM");
+            assertThat(sluice.waitFor(Duration.ofSeconds(20)))
+                    .as("exits after SIGTERM; output:\n%s", sluice.output()).isTrue();
+            assertThat(sluice.exitCode()).isZero();
+            assertThat(sluice.output()).as("no stack trace on the way out").doesNotContain("Exception")
+                    .doesNotContain("\tat io.netty");
         }
     }
 }

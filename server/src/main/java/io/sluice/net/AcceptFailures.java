@@ -1,11 +1,13 @@
 package io.sluice.net;
 
-import io.netty.channel.ChannelConfig;
+import io.netty.channel.Channel;
 import io.netty.channel.ChannelHandler;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 
 import java.io.IOException;
+import java.util.HashSet;
+import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 
@@ -22,6 +24,8 @@ final class AcceptFailures extends ChannelInboundHandlerAdapter {
     static final long PAUSE_SECONDS = 5;
 
     private final Consumer<String> errorLog;
+    /** Listeners in their pause; touched on the listeners' loop only. */
+    private final Set<Channel> paused = new HashSet<>();
 
     AcceptFailures(Consumer<String> errorLog) {
         this.errorLog = errorLog;
@@ -33,16 +37,21 @@ final class AcceptFailures extends ChannelInboundHandlerAdapter {
             ctx.fireExceptionCaught(cause);
             return;
         }
-        errorLog.accept("accept() failed: " + reason(cause));
-        ChannelConfig config = ctx.channel().config();
-        if (config.isAutoRead()) {
-            config.setAutoRead(false);
-            ctx.channel().eventLoop().schedule(() -> {
-                if (ctx.channel().isOpen()) {
-                    config.setAutoRead(true);
-                }
-            }, PAUSE_SECONDS, TimeUnit.SECONDS);
+        Channel listener = ctx.channel();
+        if (!paused.add(listener)) {
+            return; // the accept that failed before the pause took hold: one line per pause
         }
+        errorLog.accept("accept() failed: " + reason(cause));
+        // auto-read goes off once this failure has been handled: io_uring re-arms a multishot
+        // accept at the end of its handling whatever auto-read says, and turning it off later
+        // cancels that accept
+        listener.eventLoop().execute(() -> listener.config().setAutoRead(false));
+        listener.eventLoop().schedule(() -> {
+            paused.remove(listener);
+            if (listener.isOpen()) {
+                listener.config().setAutoRead(true);
+            }
+        }, PAUSE_SECONDS, TimeUnit.SECONDS);
     }
 
     /** The strerror part: native epoll says "accept(..) failed with error(-24): Too many open files". */

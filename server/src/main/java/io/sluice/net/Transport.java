@@ -36,16 +36,6 @@ public final class Transport {
     /** A way of doing socket I/O. */
     public enum Kind { IO_URING, EPOLL, NIO }
 
-    static {
-        // Netty 4.2.18 re-arms a multishot accept that ended in an error even while the
-        // listener's auto-read is off, so AcceptFailures' 5 s pause after EMFILE became a loop
-        // of failing accepts (a million log lines in seconds). One accept at a time honours the
-        // pause; io_uring still takes every queued connection in the same loop turn.
-        if (System.getProperty("io.netty.iouring.acceptMultiShotEnabled") == null) {
-            System.setProperty("io.netty.iouring.acceptMultiShotEnabled", "false");
-        }
-    }
-
     private final Kind kind;
 
     public Transport() {

@@ -26,7 +26,7 @@ import java.util.Locale;
  * Chooses the channel implementation. io_uring where the kernel allows it: one
  * {@code io_uring_enter} a loop turn submits every send and collects every receive, where epoll
  * costs a system call for each, and on this project's benchmark machine that halved the
- * pooler's CPU per transaction. Native epoll where io_uring is refused (kernels before 5.x,
+ * pooler's CPU per transaction. Native epoll where io_uring is refused (older kernels,
  * {@code kernel.io_uring_disabled}, container seccomp profiles); NIO elsewhere (TCP only: unix
  * sockets need a native transport). The system property {@code sluice.io}
  * ({@code io_uring}, {@code epoll} or {@code nio}) forces one, for an operator who wants
@@ -88,10 +88,6 @@ public final class Transport {
     /** Whether unix sockets and peer credentials work (a native transport). */
     public boolean nativeSockets() {
         return kind != Kind.NIO;
-    }
-
-    public boolean nativeEpoll() {
-        return kind == Kind.EPOLL;
     }
 
     public EventLoopGroup newGroup(int threads) {

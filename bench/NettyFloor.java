@@ -61,7 +61,7 @@ public final class NettyFloor {
     public static void main(String[] args) throws InterruptedException {
         int listenPort = Integer.parseInt(args[0]);
         InetSocketAddress target = new InetSocketAddress("127.0.0.1", Integer.parseInt(args[1]));
-        // the transport Sluice itself would pick (io_uring, else epoll; -Dsluice.io forces one)
+        // the transport Sluice itself would pick (epoll; -Dsluice.io=io_uring for io_uring)
         Transport transport = new Transport();
         EventLoopGroup loop = transport.newGroup(1);
         new ServerBootstrap().group(loop).channel(transport.serverSocketChannel())

@@ -23,14 +23,13 @@ import io.netty.channel.uring.IoUringSocketChannel;
 import java.util.Locale;
 
 /**
- * Chooses the channel implementation. io_uring where the kernel allows it: one
- * {@code io_uring_enter} a loop turn submits every send and collects every receive, where epoll
- * costs a system call for each, and on this project's benchmark machine that halved the
- * pooler's CPU per transaction. Native epoll where io_uring is refused (older kernels,
- * {@code kernel.io_uring_disabled}, container seccomp profiles); NIO elsewhere (TCP only: unix
- * sockets need a native transport). The system property {@code sluice.io}
- * ({@code io_uring}, {@code epoll} or {@code nio}) forces one, for an operator who wants
- * PgBouncer's epoll behaviour back or a test that pins a transport.
+ * Chooses the channel implementation: native epoll on Linux (as PgBouncer's libevent), NIO
+ * elsewhere (TCP only: unix sockets need a native transport). The system property
+ * {@code sluice.io} ({@code epoll}, {@code io_uring} or {@code nio}) forces one. io_uring is
+ * opt-in: one {@code io_uring_enter} a loop turn submits every send and collects every receive,
+ * which cut the pooler's CPU per transaction by about half on this project's test VM, but with
+ * 500 clients queued on a pool of 40 a few transactions waited many times longer than the others
+ * started with them (docs/configuration.md), which the FIFO handoff exists to prevent.
  */
 public final class Transport {
     /** A way of doing socket I/O. */
@@ -47,13 +46,13 @@ public final class Transport {
     }
 
     /**
-     * The transport {@code wanted} names if it can run here, else the best that can: a forced
+     * The transport {@code wanted} names if it can run here, else epoll, else NIO: a forced
      * transport that cannot run fails at start with the reason rather than silently falling back.
      */
     static Kind choose(String wanted) {
         switch (wanted.trim().toLowerCase(Locale.ROOT)) {
             case "" -> {
-                return IoUring.isAvailable() ? Kind.IO_URING : Epoll.isAvailable() ? Kind.EPOLL : Kind.NIO;
+                return Epoll.isAvailable() ? Kind.EPOLL : Kind.NIO;
             }
             case "io_uring" -> {
                 if (!IoUring.isAvailable()) {

@@ -8,7 +8,7 @@ import io.netty.channel.epoll.Epoll;
 import io.netty.channel.uring.IoUring;
 import org.junit.jupiter.api.Test;
 
-/** Which transport runs: io_uring first, epoll where the kernel refuses it, and sluice.io to force one. */
+/** Which transport runs: epoll by default, io_uring when sluice.io asks for it. */
 class TransportTest {
     static boolean available(Transport.Kind kind) {
         return switch (kind) {
@@ -19,10 +19,14 @@ class TransportTest {
     }
 
     @Test
-    void theDefaultIsTheBestTransportThatRuns() {
-        Transport.Kind expected = IoUring.isAvailable() ? Transport.Kind.IO_URING
-                : Epoll.isAvailable() ? Transport.Kind.EPOLL : Transport.Kind.NIO;
-        assertThat(Transport.choose("")).isEqualTo(expected);
+    void theDefaultIsEpollWhereItRuns() {
+        assertThat(Transport.choose("")).isEqualTo(Epoll.isAvailable() ? Transport.Kind.EPOLL : Transport.Kind.NIO);
+    }
+
+    @Test
+    void ioUringIsTakenWhenAskedFor() {
+        assumeTrue(IoUring.isAvailable());
+        assertThat(Transport.choose("io_uring")).isEqualTo(Transport.Kind.IO_URING);
     }
 
     @Test

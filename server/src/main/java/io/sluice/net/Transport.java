@@ -75,10 +75,6 @@ public final class Transport {
         }
     }
 
-    public Kind kind() {
-        return kind;
-    }
-
     /** The name the start-up log gives. */
     public String describe() {
         return kind.name().toLowerCase(Locale.ROOT);

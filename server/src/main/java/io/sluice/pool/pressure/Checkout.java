@@ -60,7 +60,8 @@ final class Checkout {
     // ---- predicates for the lazy queues: they also retire checkouts whose client left ----
 
     boolean acceptsHandoff() {
-        return (phase == Phase.HANDOFF || phase == Phase.GATE || phase == Phase.PERMIT) && aliveOrAbandon();
+        return (phase == Phase.SPIN || phase == Phase.HANDOFF || phase == Phase.GATE || phase == Phase.PERMIT)
+                && aliveOrAbandon();
     }
 
     boolean waitsForGate() {
@@ -141,6 +142,9 @@ final class Checkout {
 
     private void phase3() {
         phase = Phase.SPIN;
+        // The spinner takes its place in line first: a return goes to the oldest checkout, and
+        // one that spins is older than the client whose own return made the server free.
+        joinHandoffLine();
         if (spinsLeft <= 0) {
             phase4();
             return;
@@ -167,8 +171,15 @@ final class Checkout {
             return;
         }
         phase = Phase.HANDOFF;
-        handoffTicket = pool.handoffQueue().add(this);
+        joinHandoffLine();
         handoffTimer = pool.scheduler().schedule(this::onHandoffDeadline, d);
+    }
+
+    /** Queues for returns unless already in line: a checkout keeps its first place through the phases. */
+    private void joinHandoffLine() {
+        if (handoffTicket == null || !handoffTicket.isQueued()) {
+            handoffTicket = pool.handoffQueue().add(this);
+        }
     }
 
     private void onHandoffDeadline() {
@@ -182,7 +193,9 @@ final class Checkout {
 
     /** {@link DemandGrowth}: returns do not keep up with demand, so stop waiting for one and connect. */
     void stopAnticipating() {
-        if (phase == Phase.HANDOFF) {
+        if (phase == Phase.SPIN) {
+            phase5(); // the queued re-poll finds the phase changed and does nothing
+        } else if (phase == Phase.HANDOFF) {
             handoffTimer.cancel();
             phase5();
         }
@@ -210,9 +223,7 @@ final class Checkout {
         if (!olderWaiters && tryCreate()) {
             return;
         }
-        if (handoffTicket == null || !handoffTicket.isQueued()) {
-            handoffTicket = pool.handoffQueue().add(this);
-        }
+        joinHandoffLine();
         if (gateTicket == null || !gateTicket.isQueued()) {
             gateTicket = pool.gate().waiters().add(this);
         }
@@ -307,9 +318,7 @@ final class Checkout {
         budgetTimer.cancel();
         budgetRunning = false;
         // A connection returned to this pool serves us sooner than any permit.
-        if (handoffTicket == null || !handoffTicket.isQueued()) {
-            handoffTicket = pool.handoffQueue().add(this);
-        }
+        joinHandoffLine();
         armDeadline();
         permitRequest = pool.coordinator().acquire(new PermitWait(pool, this));
     }

@@ -36,8 +36,10 @@ import java.util.Set;
  * <p>Anticipation spin on one thread: a tight loop could never observe a return (returns run
  * on this same thread), so each of the {@code scaling_fast_retries} spin iterations is a re-poll
  * of the idle queue submitted with {@link Scheduler#execute}; returns already queued on the
- * engine thread run before it. The spinner is not in the handoff queue meanwhile, so it picks
- * up a connection only if no older waiter took it first (FIFO holds).
+ * engine thread run before it. The spinner already stands in the handoff queue, so a return
+ * reaches it in arrival order: outside the line, spinners and new arrivals raced for each return,
+ * and a client that had just given a server back often got it again (on io_uring, where spins
+ * span I/O, 1 % of 500 clients on 40 servers waited 8–12 × their neighbours).
  *
  * <p>Return path: a released connection goes to the oldest live waiter in the handoff queue (and
  * the pool grows, {@link DemandGrowth}), else to the idle tail. Connects are started for a

@@ -44,6 +44,25 @@ class HandoffTest {
     }
 
     @Test
+    void aSpinningCheckoutKeepsItsPlaceAgainstALaterArrival() {
+        Harness h = fullPool(2);
+        TestWaiter a = h.checkout();
+        TestWaiter b = h.checkout();
+        h.grants.clear();
+        TestWaiter spinner = h.checkout(); // its re-polls are queued on the engine, none run yet
+        a.lease.release();                 // a return while it spins
+        TestWaiter later = h.checkout();   // e.g. a's client, back with its next query
+        h.vt.runUntilIdle();
+
+        assertThat(spinner.served()).isTrue();
+        assertThat(later.served()).isFalse();
+        b.lease.release();
+        h.vt.runUntilIdle();
+        assertThat(later.served()).isTrue();
+        assertThat(h.grants).containsExactly(spinner, later);
+    }
+
+    @Test
     void aWaiterWhoseClientLeftIsSkipped() {
         Harness h = fullPool(1);
         TestWaiter holder = h.checkout();

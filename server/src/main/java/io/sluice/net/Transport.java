@@ -23,36 +23,43 @@ import io.netty.channel.uring.IoUringSocketChannel;
 import java.util.Locale;
 
 /**
- * Chooses the channel implementation: native epoll on Linux (as PgBouncer's libevent), NIO
- * elsewhere (TCP only: unix sockets need a native transport). The system property
- * {@code sluice.io} ({@code epoll}, {@code io_uring} or {@code nio}) forces one. io_uring is
- * opt-in: one {@code io_uring_enter} a loop turn submits every send and collects every receive,
- * which cut the pooler's CPU per transaction by about half on this project's test VM, but with
- * 500 clients queued on a pool of 40 a few transactions waited many times longer than the others
- * started with them (docs/configuration.md), which the FIFO handoff exists to prevent.
+ * Chooses the channel implementation: io_uring on Linux where the kernel allows it, else epoll
+ * (as PgBouncer's libevent), else NIO (TCP only: unix sockets need a native transport). One
+ * {@code io_uring_enter} a loop turn submits every send and collects every receive, which cut the
+ * pooler's CPU per transaction by about half on this project's test VM (docs/configuration.md).
+ * The system property {@code sluice.io} ({@code io_uring}, {@code epoll} or {@code nio}) forces one.
  */
 public final class Transport {
     /** A way of doing socket I/O. */
     public enum Kind { IO_URING, EPOLL, NIO }
 
     private final Kind kind;
+    /** Why io_uring was passed over when nothing was forced; null otherwise. */
+    private final String passedOver;
 
     public Transport() {
-        this(choose(System.getProperty("sluice.io", "")));
+        this(System.getProperty("sluice.io", ""));
+    }
+
+    private Transport(String wanted) {
+        this.kind = choose(wanted);
+        this.passedOver = wanted.isBlank() && kind != Kind.IO_URING ? String.valueOf(IoUring.unavailabilityCause()) : null;
     }
 
     public Transport(Kind kind) {
         this.kind = kind;
+        this.passedOver = null;
     }
 
     /**
-     * The transport {@code wanted} names if it can run here, else epoll, else NIO: a forced
-     * transport that cannot run fails at start with the reason rather than silently falling back.
+     * The transport {@code wanted} names; with none, the first of io_uring, epoll and NIO that can
+     * run here. A forced transport that cannot run fails at start with the reason rather than
+     * silently falling back.
      */
     static Kind choose(String wanted) {
         switch (wanted.trim().toLowerCase(Locale.ROOT)) {
             case "" -> {
-                return Epoll.isAvailable() ? Kind.EPOLL : Kind.NIO;
+                return IoUring.isAvailable() ? Kind.IO_URING : Epoll.isAvailable() ? Kind.EPOLL : Kind.NIO;
             }
             case "io_uring" -> {
                 if (!IoUring.isAvailable()) {
@@ -75,9 +82,14 @@ public final class Transport {
         }
     }
 
-    /** The name the start-up log gives. */
+    /**
+     * The name the start-up log gives; when io_uring was passed over by default, also why, so an
+     * operator who expected it sees what the kernel refused (a container's seccomp profile,
+     * {@code kernel.io_uring_disabled}).
+     */
     public String describe() {
-        return kind.name().toLowerCase(Locale.ROOT);
+        String name = kind.name().toLowerCase(Locale.ROOT);
+        return passedOver == null ? name : name + "; io_uring unavailable: " + passedOver;
     }
 
     /** Whether unix sockets and peer credentials work (a native transport). */

@@ -41,6 +41,9 @@ public interface Lifecycle {
     /** Current pause state; SIGUSR1/SIGUSR2 pick their log line and action from it. */
     PauseMode pauseMode();
 
+    /** The socket I/O the server runs on, as the {@code process up} line names it ("io_uring"). */
+    String transport();
+
     /** Completes with the process exit code when the server has stopped. */
     CompletionStage<Integer> terminated();
 }

@@ -181,7 +181,7 @@ public final class Main {
         }
         // Logged before the pidfile exists: whoever waits for the pidfile may signal at once.
         log.info("process up: Sluice " + Version.sluice() + " (PgBouncer " + Version.PGBOUNCER_COMPAT
-                + " compatible), netty " + Version.netty() + " (" + new io.sluice.net.Transport().describe() + ")");
+                + " compatible), netty " + Version.netty() + " (" + lifecycle.transport() + ")");
         if (pidfile != null) {
             pidfile.write(launcher.publicPid(), replacePidfile);
             Runtime.getRuntime().addShutdownHook(new Thread(pidfile::remove, "sluice-pidfile-cleanup"));

@@ -20,6 +20,11 @@ final class ServerLifecycle implements Lifecycle {
     }
 
     @Override
+    public String transport() {
+        return server.transport().describe();
+    }
+
+    @Override
     public void reload() {
         server.loop().execute(server::reloadFiles);
     }

@@ -232,6 +232,10 @@ public final class SluiceServer implements SessionContext {
         return scheduler;
     }
 
+    Transport transport() {
+        return transport;
+    }
+
     public EventLoop loop() {
         return loop;
     }

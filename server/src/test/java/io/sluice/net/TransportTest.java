@@ -8,7 +8,7 @@ import io.netty.channel.epoll.Epoll;
 import io.netty.channel.uring.IoUring;
 import org.junit.jupiter.api.Test;
 
-/** Which transport runs: epoll by default, io_uring when sluice.io asks for it. */
+/** Which transport runs: io_uring where the kernel allows it, else epoll; sluice.io forces one. */
 class TransportTest {
     static boolean available(Transport.Kind kind) {
         return switch (kind) {
@@ -19,8 +19,20 @@ class TransportTest {
     }
 
     @Test
-    void theDefaultIsEpollWhereItRuns() {
-        assertThat(Transport.choose("")).isEqualTo(Epoll.isAvailable() ? Transport.Kind.EPOLL : Transport.Kind.NIO);
+    void theDefaultIsTheFirstThatRunsOfIoUringEpollNio() {
+        Transport.Kind expected = IoUring.isAvailable() ? Transport.Kind.IO_URING
+                : Epoll.isAvailable() ? Transport.Kind.EPOLL : Transport.Kind.NIO;
+        assertThat(Transport.choose("")).isEqualTo(expected);
+    }
+
+    @Test
+    void aDefaultThatPassedOverIoUringSaysWhy() {
+        String name = new Transport().describe();
+        if (IoUring.isAvailable() || !System.getProperty("sluice.io", "").isBlank()) {
+            assertThat(name).doesNotContain("unavailable");
+        } else {
+            assertThat(name).contains("; io_uring unavailable: ");
+        }
     }
 
     @Test

@@ -29,6 +29,7 @@ final class FakeLifecycle implements Lifecycle {
         listener.accept(e);
     }
 
+    @Override public String transport() { return "fake"; }
     @Override public void reload() { event("reload"); }
     @Override public void pause() { pauseMode = PauseMode.PAUSE; event("pause"); }
     @Override public void resume() { pauseMode = PauseMode.NONE; event("resume"); }

@@ -33,22 +33,34 @@ public final class Transport {
     /** A way of doing socket I/O. */
     public enum Kind { IO_URING, EPOLL, NIO }
 
-    private final Kind kind;
-    /** Why io_uring was passed over when nothing was forced; null otherwise. */
-    private final String passedOver;
-
-    public Transport() {
-        this(System.getProperty("sluice.io", ""));
+    /** Builds a loop group of a kind: Netty's, or a test's. */
+    interface Groups {
+        EventLoopGroup make(Kind kind, int threads);
     }
 
-    private Transport(String wanted) {
+    private final boolean defaulted;
+    private final Groups groups;
+    // Both change at most once, in newGroup, when a default io_uring cannot set up its ring.
+    private Kind kind;
+    /** Why io_uring was passed over when nothing was forced; null otherwise. */
+    private String passedOver;
+
+    public Transport() {
+        this(System.getProperty("sluice.io", ""), Transport::nettyGroup);
+    }
+
+    Transport(String wanted, Groups groups) {
         this.kind = choose(wanted);
-        this.passedOver = wanted.isBlank() && kind != Kind.IO_URING ? String.valueOf(IoUring.unavailabilityCause()) : null;
+        this.defaulted = wanted.isBlank();
+        this.passedOver = defaulted && kind != Kind.IO_URING ? String.valueOf(IoUring.unavailabilityCause()) : null;
+        this.groups = groups;
     }
 
     public Transport(Kind kind) {
         this.kind = kind;
+        this.defaulted = false;
         this.passedOver = null;
+        this.groups = Transport::nettyGroup;
     }
 
     /**
@@ -97,7 +109,26 @@ public final class Transport {
         return kind != Kind.NIO;
     }
 
+    /**
+     * The event loops; ask for the channel classes after this. Where io_uring was the default but
+     * a loop's ring cannot be set up (kernels before 5.12 count it against RLIMIT_MEMLOCK, and
+     * Netty's availability probe sets up a smaller one), this falls back to epoll and names the
+     * reason, as when io_uring is unavailable; a forced io_uring fails the start instead.
+     */
     public EventLoopGroup newGroup(int threads) {
+        try {
+            return groups.make(kind, threads);
+        } catch (RuntimeException e) {
+            if (!defaulted || kind != Kind.IO_URING) {
+                throw e;
+            }
+            kind = Epoll.isAvailable() ? Kind.EPOLL : Kind.NIO;
+            passedOver = String.valueOf(e.getCause() == null ? e : e.getCause());
+            return groups.make(kind, threads);
+        }
+    }
+
+    private static EventLoopGroup nettyGroup(Kind kind, int threads) {
         return new MultiThreadIoEventLoopGroup(threads, switch (kind) {
             case IO_URING -> IoUringIoHandler.newFactory();
             case EPOLL -> EpollIoHandler.newFactory();

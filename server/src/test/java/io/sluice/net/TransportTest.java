@@ -4,8 +4,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import io.netty.channel.EventLoopGroup;
+import io.netty.channel.MultiThreadIoEventLoopGroup;
 import io.netty.channel.epoll.Epoll;
+import io.netty.channel.epoll.EpollIoHandler;
+import io.netty.channel.epoll.EpollSocketChannel;
 import io.netty.channel.uring.IoUring;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
 /** Which transport runs: io_uring where the kernel allows it, else epoll; sluice.io forces one. */
@@ -33,6 +38,29 @@ class TransportTest {
         } else {
             assertThat(name).contains("; io_uring unavailable: ");
         }
+    }
+
+    @Test
+    void aDefaultIoUringWhoseRingCannotBeSetUpFallsBackToEpollAndSaysWhy() {
+        assumeTrue(IoUring.isAvailable() && Epoll.isAvailable());
+        Transport.Groups noRing = (kind, threads) -> {
+            if (kind == Transport.Kind.IO_URING) { // what Netty throws when a child loop's ring fails
+                throw new IllegalStateException("failed to create a child event loop",
+                        new RuntimeException("failed to create io_uring ring fd: Cannot allocate memory"));
+            }
+            return new MultiThreadIoEventLoopGroup(threads, EpollIoHandler.newFactory());
+        };
+        Transport t = new Transport("", noRing);
+        EventLoopGroup group = t.newGroup(1);
+        try {
+            assertThat(t.socketChannel()).isEqualTo(EpollSocketChannel.class);
+            assertThat(t.describe()).isEqualTo("epoll; io_uring unavailable: "
+                    + "java.lang.RuntimeException: failed to create io_uring ring fd: Cannot allocate memory");
+        } finally {
+            group.shutdownGracefully(0, 0, TimeUnit.MILLISECONDS);
+        }
+        assertThatThrownBy(() -> new Transport("io_uring", noRing).newGroup(1))
+                .hasMessage("failed to create a child event loop");
     }
 
     @Test

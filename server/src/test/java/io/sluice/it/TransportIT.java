@@ -17,8 +17,9 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * Both native transports serve the same clients: io_uring, the default where the kernel allows it,
- * and epoll, which {@code -Dsluice.io=epoll} forces. TCP and unix-socket clients, transaction pooling under pgbench, and the start-up
+ * Both native transports serve the same clients: io_uring, the default where the kernel allows
+ * it, and epoll, which {@code -Dsluice.io=epoll} forces (and which runs where io_uring is
+ * refused). TCP and unix-socket clients, transaction pooling under pgbench, and the start-up
  * line that names the transport, as PgBouncer's names libevent's backend.
  */
 class TransportIT {

@@ -349,8 +349,12 @@ public final class SluiceServer implements SessionContext {
             // turns, and a loop stopped before that prints a rejected-task stack trace per channel
             Runnable stopLoop = () -> group.shutdownGracefully(0, 200, TimeUnit.MILLISECONDS)
                     .addListener(f -> terminated.complete(exitCode));
-            open.newCloseFuture().addListener(f -> stopLoop.run());
-            loop.schedule(stopLoop, CLOSE_WAIT_SECONDS, TimeUnit.SECONDS);
+            var giveUp = loop.schedule(stopLoop, CLOSE_WAIT_SECONDS, TimeUnit.SECONDS);
+            open.newCloseFuture().addListener(f -> {
+                if (giveUp.cancel(false)) { // else the wait ran out and stopLoop already ran
+                    stopLoop.run();
+                }
+            });
         });
     }
 

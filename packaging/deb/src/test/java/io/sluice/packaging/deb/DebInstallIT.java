@@ -12,6 +12,10 @@ import io.sluice.testkit.ProcessResult;
 import io.sluice.testkit.ServiceRun;
 import io.sluice.testkit.ThrowawayRoot;
 import io.sluice.testkit.Userlist;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
@@ -40,6 +44,9 @@ class DebInstallIT {
     private static final String INI = "/etc/pgbouncer/pgbouncer.ini";
     private static final String USERLIST = "/etc/pgbouncer/userlist.txt";
     private static final String SOCKET_DIR = "/var/run/postgresql";
+    private static final String SYSCTL = "/usr/lib/sysctl.d/60-sluice.conf";
+    /** This machine's setting, which the throwaway root shares (one network namespace). */
+    private static final Path MIGRATE_REQ = Path.of("/proc/sys/net/ipv4/tcp_migrate_req");
 
     private static PgCluster pg;
     private static ThrowawayRoot root;
@@ -50,6 +57,7 @@ class DebInstallIT {
     private static final String PASSWORD = "app-secret";
     private static String configBefore;
     private static ServiceRun service;
+    private static String migrateReqBefore;
 
     @BeforeAll
     static void setUp() {
@@ -76,6 +84,9 @@ class DebInstallIT {
         }
         if (root != null) {
             root.close();
+        }
+        if (migrateReqBefore != null) {
+            writeMigrateReq(migrateReqBefore);
         }
     }
 
@@ -122,7 +133,11 @@ class DebInstallIT {
                 // postinst ran sluice-migrate check on the config it found and printed its verdict
                 .contains("sluice: sluice-migrate check --no-port-check --config " + INI)
                 .contains("config: " + INI)
-                .doesNotContain("created " + INI);
+                .doesNotContain("created " + INI)
+                // the throwaway root's /proc/sys is read-only: postinst says so and carries on
+                .contains("sluice: could not apply " + SYSCTL + ": ");
+        assertThat(root.read(SYSCTL).lines().filter(l -> !l.startsWith("#") && !l.isBlank()))
+                .containsExactly("net.ipv4.tcp_migrate_req = 1");
         assertThat(status("pgbouncer")).isEqualTo("deinstall ok config-files");
         assertThat(status("sluice")).isEqualTo("install ok installed");
         assertThat(configState()).isEqualTo(configBefore);
@@ -167,12 +182,20 @@ class DebInstallIT {
      * Acceptance 3 of issue 17: the package's upgrade under load. postinst runs sluice-handover
      * (no systemd here: through the config's pidfile), the launcher starts the new version next
      * to the old one, which closes its listeners and exits once pgbench's 50 clients are done;
-     * the new JVM reads the edited /etc/default/sluice. Nobody is dropped.
+     * the new JVM reads the edited /etc/default/sluice. Nobody is dropped, given the kernel setting
+     * the package ships ({@code net.ipv4.tcp_migrate_req = 1}).
      */
     @Test
     @Order(5)
     void aNewerBuildTakesOverUnderLoadKeepingConfigClientsAndTheOperatorsJvmSettings() throws Exception {
         root.shOk("sed -i 's/-Xmx256m/-Xmx200m/' /etc/default/sluice");
+        // What postinst applies on a machine that lets it (step 2: not in the throwaway root):
+        // without it, connections queued at the old listener when it closes are reset.
+        if (Files.exists(MIGRATE_REQ)) {
+            migrateReqBefore = Files.readString(MIGRATE_REQ).trim();
+            writeMigrateReq(root.read(SYSCTL).lines().filter(l -> l.startsWith("net.ipv4.tcp_migrate_req"))
+                    .map(l -> l.substring(l.indexOf('=') + 1).trim()).findFirst().orElseThrow());
+        }
         String newer = Built.version() + "+1";
         root.shOk("cd /tmp && rm -rf up && dpkg-deb -R " + Built.deb().getFileName() + " up"
                 + " && sed -i 's/^Version: .*/Version: " + newer + "/' up/DEBIAN/control"
@@ -306,6 +329,14 @@ class DebInstallIT {
     /** Content, owner and mode of PgBouncer's two files. */
     private static String configState() {
         return root.shOk("for f in " + INI + " " + USERLIST + "; do stat -c '%n %U:%G %a' $f; sha256sum $f; done");
+    }
+
+    private static void writeMigrateReq(String value) {
+        try {
+            Files.writeString(MIGRATE_REQ, value);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
     }
 
     private static String status(String pkg) {

@@ -47,6 +47,12 @@ public final class Main {
     }
 
     public static void main(String[] args) {
+        // Netty's buffer allocator declares JFR events, and with them on, the JVM sets up its
+        // flight recorder at start (about 100 ms before the port opens, measured with the CDS
+        // archive); set before any Netty class reads it. -Dio.netty.jfr.enabled=true restores them.
+        if (System.getProperty("io.netty.jfr.enabled") == null) {
+            System.setProperty("io.netty.jfr.enabled", "false");
+        }
         // Netty's leak detector records a stack trace at every touch of a sampled buffer, which
         // showed up in relay profiles; the in-JVM tests keep it on, the shipped pooler does not.
         if (System.getProperty("io.netty.leakDetection.level") == null) {

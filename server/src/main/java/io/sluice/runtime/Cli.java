@@ -2,16 +2,21 @@ package io.sluice.runtime;
 
 import java.io.PrintStream;
 import java.nio.file.Path;
-import picocli.CommandLine;
-import picocli.CommandLine.Command;
-import picocli.CommandLine.Option;
-import picocli.CommandLine.Parameters;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
 
 /**
  * PgBouncer's command line: {@code sluice [-d] [-R] [-q] [-v]... [-u user] [CONFIG_FILE]} with
- * the same short and long flags, {@code -V} and {@code -h}. Bad usage exits 1 as PgBouncer does
- * (not picocli's 2). {@code -R} is refused: Sluice has no online restart. Without CONFIG_FILE
- * Sluice quick-starts instead of failing (PgBouncer: "no configuration file specified").
+ * the same short and long flags, {@code -V} and {@code -h}. Bad usage exits 1 as PgBouncer does.
+ * {@code -R} is refused: Sluice has no online restart. Without CONFIG_FILE Sluice quick-starts
+ * instead of failing (PgBouncer: "no configuration file specified").
+ *
+ * <p>Parsed as PgBouncer's getopt_long parses it, with glibc's words for bad usage (clustered
+ * short flags, {@code -uNAME}, {@code --user=NAME}, unique prefixes of long names, options after
+ * the file, {@code --}). Not picocli, which the other tools use: its first parse took about
+ * 100 ms of the pooler's start, before the port opens.
  */
 public final class Cli {
     /** Hidden flag marking the detached child that {@code -d} starts; never typed by people. */
@@ -32,45 +37,68 @@ public final class Cli {
 
     private Cli() {}
 
-    @Command(name = PROG)
-    static final class Spec {
-        @Option(names = {"-d", "--daemon"})
+    /** getopt_long's table, in PgBouncer's order (ambiguity messages list matches in it). */
+    private static final Map<String, Character> LONG = orderedLong();
+    /** The options that take a value. */
+    private static final String WITH_VALUE = "u";
+    private static final String SHORT = "dRqvuVh";
+    private static final char DAEMON_CHILD = '\0';
+
+    private static Map<String, Character> orderedLong() {
+        Map<String, Character> m = new LinkedHashMap<>();
+        m.put("quiet", 'q');
+        m.put("verbose", 'v');
+        m.put("user", 'u');
+        m.put("version", 'V');
+        m.put("daemon", 'd');
+        m.put("reboot", 'R');
+        m.put("help", 'h');
+        m.put(DAEMON_CHILD_FLAG.substring(2), DAEMON_CHILD);
+        return m;
+    }
+
+    /** What the flags set, filled in by {@link #set}. */
+    private static final class Flags {
         boolean daemon;
-
-        @Option(names = {"-R", "--reboot"})
         boolean reboot;
-
-        @Option(names = {"-q", "--quiet"})
         boolean quiet;
-
-        @Option(names = {"-v", "--verbose"})
-        boolean[] verbose = new boolean[0];
-
-        @Option(names = {"-u", "--user"}, paramLabel = "USERNAME")
+        int verbose;
         String user;
-
-        @Option(names = {"-V", "--version"})
         boolean version;
-
-        @Option(names = {"-h", "--help"})
         boolean help;
-
-        @Option(names = DAEMON_CHILD_FLAG, hidden = true)
         boolean daemonChild;
+        final List<String> files = new ArrayList<>();
 
-        @Parameters(arity = "0..1", paramLabel = "CONFIG_FILE")
-        Path config;
+        void set(char option, String value) {
+            switch (option) {
+                case 'd' -> daemon = true;
+                case 'R' -> reboot = true;
+                case 'q' -> quiet = true;
+                case 'v' -> verbose++;
+                case 'u' -> user = value;
+                case 'V' -> version = true;
+                case 'h' -> help = true;
+                default -> daemonChild = true;
+            }
+        }
+    }
+
+    /** Bad usage, worded as glibc's getopt_long words it. */
+    private static final class UsageError extends Exception {
+        UsageError(String message) {
+            super(message, null, false, false);
+        }
     }
 
     /** Parses {@code args}; help, version and errors are printed here and become {@link CliOutcome.Exit}. */
     public static CliOutcome parse(String[] args, PrintStream out, PrintStream err) {
-        Spec spec = new Spec();
-        CommandLine cl = new CommandLine(spec);
-        cl.setPosixClusteredShortOptionsAllowed(true);
-        cl.setUnmatchedOptionsArePositionalParams(false);
+        Flags spec = new Flags();
         try {
-            cl.parseArgs(args);
-        } catch (CommandLine.ParameterException e) {
+            getopt(args, spec);
+            if (spec.files.size() > 1) {
+                throw new UsageError("more than one configuration file given: " + String.join(" ", spec.files));
+            }
+        } catch (UsageError e) {
             err.println(PROG + ": " + e.getMessage());
             err.println("Try \"" + PROG + " --help\" for more information.");
             err.flush();
@@ -91,8 +119,87 @@ public final class Cli {
             err.flush();
             return new CliOutcome.Exit(1);
         }
+        Path config = spec.files.isEmpty() ? null : Path.of(spec.files.get(0));
         return new CliOutcome.Run(new CliOptions(
-                spec.daemon, spec.quiet, spec.verbose.length, spec.user, spec.config, spec.daemonChild));
+                spec.daemon, spec.quiet, spec.verbose, spec.user, config, spec.daemonChild));
+    }
+
+    /** GNU getopt_long with argument permutation: options may follow the file; "--" ends them. */
+    private static void getopt(String[] args, Flags flags) throws UsageError {
+        for (int i = 0; i < args.length; i++) {
+            String arg = args[i];
+            if (arg.equals("--")) {
+                flags.files.addAll(List.of(args).subList(i + 1, args.length));
+                return;
+            } else if (arg.startsWith("--")) {
+                i = longOption(args, i, flags);
+            } else if (arg.startsWith("-") && arg.length() > 1) {
+                i = shortOptions(args, i, flags);
+            } else {
+                flags.files.add(arg);
+            }
+        }
+    }
+
+    /** {@code --name}, {@code --name=value} or {@code --name value}; returns the last index used. */
+    private static int longOption(String[] args, int i, Flags flags) throws UsageError {
+        String arg = args[i];
+        int eq = arg.indexOf('=');
+        String name = arg.substring(2, eq < 0 ? arg.length() : eq);
+        String full = LONG.containsKey(name) ? name : uniquePrefix(name, arg);
+        char option = LONG.get(full);
+        if (WITH_VALUE.indexOf(option) < 0) {
+            if (eq >= 0) {
+                throw new UsageError("option '--" + full + "' doesn't allow an argument");
+            }
+            flags.set(option, null);
+            return i;
+        }
+        if (eq >= 0) {
+            flags.set(option, arg.substring(eq + 1));
+            return i;
+        }
+        if (i + 1 >= args.length) {
+            throw new UsageError("option '--" + full + "' requires an argument");
+        }
+        flags.set(option, args[i + 1]);
+        return i + 1;
+    }
+
+    private static String uniquePrefix(String name, String arg) throws UsageError {
+        List<String> matches = LONG.keySet().stream().filter(n -> n.startsWith(name)).toList();
+        if (matches.isEmpty()) {
+            throw new UsageError("unrecognized option '" + arg + "'");
+        }
+        if (matches.size() > 1) {
+            StringBuilder m = new StringBuilder("option '--" + name + "' is ambiguous; possibilities:");
+            matches.forEach(n -> m.append(" '--").append(n).append('\''));
+            throw new UsageError(m.toString());
+        }
+        return matches.get(0);
+    }
+
+    /** A cluster such as {@code -vvq} or {@code -du name}; returns the last index used. */
+    private static int shortOptions(String[] args, int i, Flags flags) throws UsageError {
+        String arg = args[i];
+        for (int k = 1; k < arg.length(); k++) {
+            char c = arg.charAt(k);
+            if (SHORT.indexOf(c) < 0) {
+                throw new UsageError("invalid option -- '" + c + "'");
+            }
+            if (WITH_VALUE.indexOf(c) < 0) {
+                flags.set(c, null);
+            } else if (k + 1 < arg.length()) {
+                flags.set(c, arg.substring(k + 1));
+                return i;
+            } else if (i + 1 < args.length) {
+                flags.set(c, args[i + 1]);
+                return i + 1;
+            } else {
+                throw new UsageError("option requires an argument -- '" + c + "'");
+            }
+        }
+        return i;
     }
 
     /** The {@code -h} text, laid out like PgBouncer's. */

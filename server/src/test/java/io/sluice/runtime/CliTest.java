@@ -6,6 +6,7 @@ import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 
 class CliTest {
@@ -94,6 +95,36 @@ class CliTest {
         assertThat(parse("-x")).isEqualTo(new CliOutcome.Exit(1));
         assertThat(parse("-u")).isEqualTo(new CliOutcome.Exit(1)); // missing value
         assertThat(parse("a.ini", "b.ini")).isEqualTo(new CliOutcome.Exit(1));
+    }
+
+    /** The words of Debian's pgbouncer 1.18 (glibc's getopt_long) for the same command lines. */
+    @Test
+    void badUsageIsWordedAsPgbouncersGetopt() {
+        assertUsageError(List.of("--bogus", "x.ini"), "unrecognized option '--bogus'");
+        assertUsageError(List.of("--bogus=1"), "unrecognized option '--bogus=1'");
+        assertUsageError(List.of("-x"), "invalid option -- 'x'");
+        assertUsageError(List.of("-qx", "x.ini"), "invalid option -- 'x'");
+        assertUsageError(List.of("-u"), "option requires an argument -- 'u'");
+        assertUsageError(List.of("--user"), "option '--user' requires an argument");
+        assertUsageError(List.of("--ver"), "option '--ver' is ambiguous; possibilities: '--verbose' '--version'");
+        assertUsageError(List.of("--daemon=1", "x.ini"), "option '--daemon' doesn't allow an argument");
+        assertUsageError(List.of("a.ini", "b.ini"), "more than one configuration file given: a.ini b.ini");
+    }
+
+    private void assertUsageError(List<String> args, String message) {
+        err.reset();
+        assertThat(parse(args.toArray(String[]::new))).as(String.join(" ", args)).isEqualTo(new CliOutcome.Exit(1));
+        assertThat(err()).isEqualTo("sluice: " + message + "\nTry \"sluice --help\" for more information.\n");
+    }
+
+    @Test
+    void longNamesMayBeShortenedAndOptionsFollowTheFile() {
+        assertThat(run("--verb", "--qu", "x.ini").verbose()).isEqualTo(1);
+        assertThat(run("--us=pgb", "x.ini").user()).isEqualTo("pgb");
+        assertThat(run("x.ini", "--daemon").daemon()).isTrue();
+        assertThat(run("--", "-x.ini").config()).isEqualTo(Path.of("-x.ini"));
+        assertThat(run("-u", "-v", "x.ini")).as("a value that looks like a flag")
+                .isEqualTo(new CliOptions(false, false, 0, "-v", Path.of("x.ini"), false));
     }
 
     @Test

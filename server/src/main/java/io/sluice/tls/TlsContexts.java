@@ -40,7 +40,10 @@ final class TlsContexts {
         private static TlsProvider detect() {
             SslProvider kind = OpenSsl.isAvailable() ? SslProvider.OPENSSL : SslProvider.JDK;
             try {
-                SslContext probe = SslContextBuilder.forClient().sslProvider(kind).build();
+                // only asked for its protocols and ciphers: a trust manager of its own spares
+                // loading the JDK's CA store, which nothing may need
+                SslContext probe = SslContextBuilder.forClient().sslProvider(kind)
+                        .trustManager(InsecureTrustManagerFactory.INSTANCE).build();
                 SSLEngine engine = probe.newEngine(ByteBufAllocator.DEFAULT);
                 // JDK TLS: protocols it enables by default (jdk.tls.disabledAlgorithms removes 1.0/1.1);
                 // BoringSSL: every protocol it supports

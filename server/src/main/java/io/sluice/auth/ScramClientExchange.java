@@ -134,7 +134,7 @@ public final class ScramClientExchange {
         byte[] ck;
         byte[] serverKey;
         if (password != null) {
-            byte[] salted = ScramCrypto.saltedPassword(password, salt, iterations);
+            byte[] salted = SaltedPasswords.of(password, salt, iterations);
             ck = ScramCrypto.clientKey(salted);
             serverKey = ScramCrypto.serverKey(salted);
         } else {

@@ -36,10 +36,6 @@ public final class Signals {
     /** Registers the JVM handlers; FATAL if the JVM refuses one (it does for HUP/INT/TERM under -Xrs). */
     @SuppressWarnings("removal")
     public void install() {
-        if (java.lang.management.ManagementFactory.getRuntimeMXBean().getInputArguments().contains("-Xrs")) {
-            throw new FatalError("the JVM was started with -Xrs, which disables Java signal handlers;"
-                    + " start Sluice without -Xrs (the sluice launcher handles SIGQUIT)");
-        }
         for (String name : HANDLED) {
             register(name, name);
         }
@@ -50,6 +46,11 @@ public final class Signals {
         try {
             sun.misc.Signal.handle(new sun.misc.Signal(jvmName), s -> handle(meaning));
         } catch (IllegalArgumentException e) {
+            // the JVM's arguments are looked at only here: the management beans cost ~20 ms of every start
+            if (java.lang.management.ManagementFactory.getRuntimeMXBean().getInputArguments().contains("-Xrs")) {
+                throw new FatalError("the JVM was started with -Xrs, which disables Java signal handlers;"
+                        + " start Sluice without -Xrs (the sluice launcher handles SIGQUIT)");
+            }
             throw new FatalError("cannot handle SIG" + jvmName + ": " + e.getMessage(), e);
         }
     }

@@ -67,7 +67,7 @@ final class ScramCrypto {
         }
         byte[] key = saslPrep(password).getBytes(StandardCharsets.UTF_8);
         // one Mac keyed once: doFinal leaves it keyed for the next round. A Mac per round (provider
-        // lookup and key set-up 4096 times) made a server login cost 2-5 ms of the event loop.
+        // lookup and key set-up 4096 times) cost about 0.3 ms of the 2 ms a derivation takes.
         Mac mac = hmacKeyed(key);
         mac.update(salt);
         byte[] u = mac.doFinal(new byte[] {0, 0, 0, 1});

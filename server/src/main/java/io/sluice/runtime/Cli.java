@@ -37,7 +37,7 @@ public final class Cli {
 
     private Cli() {}
 
-    /** getopt_long's table, in PgBouncer's order (ambiguity messages list matches in it). */
+    /** getopt_long's table; ambiguity messages list matches in its order (PgBouncer's: --verbose, --version). */
     private static final Map<String, Character> LONG = orderedLong();
     /** The options that take a value. */
     private static final String WITH_VALUE = "u";
@@ -92,11 +92,11 @@ public final class Cli {
 
     /** Parses {@code args}; help, version and errors are printed here and become {@link CliOutcome.Exit}. */
     public static CliOutcome parse(String[] args, PrintStream out, PrintStream err) {
-        Flags spec = new Flags();
+        Flags flags = new Flags();
         try {
-            getopt(args, spec);
-            if (spec.files.size() > 1) {
-                throw new UsageError("more than one configuration file given: " + String.join(" ", spec.files));
+            getopt(args, flags);
+            if (flags.files.size() > 1) {
+                throw new UsageError("more than one configuration file given: " + String.join(" ", flags.files));
             }
         } catch (UsageError e) {
             err.println(PROG + ": " + e.getMessage());
@@ -104,24 +104,24 @@ public final class Cli {
             err.flush();
             return new CliOutcome.Exit(1);
         }
-        if (spec.help) {
+        if (flags.help) {
             out.print(usage());
             out.flush();
             return new CliOutcome.Exit(0);
         }
-        if (spec.version) {
+        if (flags.version) {
             out.print(Version.versionText());
             out.flush();
             return new CliOutcome.Exit(0);
         }
-        if (spec.reboot) {
+        if (flags.reboot) {
             err.println(PROG + ": " + REBOOT_REFUSED);
             err.flush();
             return new CliOutcome.Exit(1);
         }
-        Path config = spec.files.isEmpty() ? null : Path.of(spec.files.get(0));
+        Path config = flags.files.isEmpty() ? null : Path.of(flags.files.get(0));
         return new CliOutcome.Run(new CliOptions(
-                spec.daemon, spec.quiet, spec.verbose, spec.user, config, spec.daemonChild));
+                flags.daemon, flags.quiet, flags.verbose, flags.user, config, flags.daemonChild));
     }
 
     /** GNU getopt_long with argument permutation: options may follow the file; "--" ends them. */

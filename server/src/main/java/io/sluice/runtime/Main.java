@@ -48,7 +48,7 @@ public final class Main {
 
     public static void main(String[] args) {
         // Netty's buffer allocator declares JFR events, and with them on, the JVM sets up its
-        // flight recorder at start (about 100 ms before the port opens, measured with the CDS
+        // flight recorder at start (about 150 ms before the port opens, measured with the CDS
         // archive); set before any Netty class reads it. -Dio.netty.jfr.enabled=true restores them.
         if (System.getProperty("io.netty.jfr.enabled") == null) {
             System.setProperty("io.netty.jfr.enabled", "false");

@@ -41,8 +41,9 @@ public final class Cli {
     private static final Map<String, Character> LONG = orderedLong();
     /** The options that take a value. */
     private static final String WITH_VALUE = "u";
-    private static final String SHORT = "dRqvuVh";
     private static final char DAEMON_CHILD = '\0';
+    /** getopt's short letters: the table's, the hidden long-only flag excepted. */
+    private static final String SHORT = shortLetters();
 
     private static Map<String, Character> orderedLong() {
         Map<String, Character> m = new LinkedHashMap<>();
@@ -55,6 +56,16 @@ public final class Cli {
         m.put("help", 'h');
         m.put(DAEMON_CHILD_FLAG.substring(2), DAEMON_CHILD);
         return m;
+    }
+
+    private static String shortLetters() {
+        StringBuilder letters = new StringBuilder();
+        for (char c : LONG.values()) {
+            if (c != DAEMON_CHILD) {
+                letters.append(c);
+            }
+        }
+        return letters.toString();
     }
 
     /** What the flags set, filled in by {@link #set}. */

@@ -12,20 +12,8 @@ public final class Version {
 
     /** Sluice's version from the jar's Maven descriptor, or "(development build)" outside a jar. */
     public static String sluice() {
-        try (InputStream in = Version.class.getResourceAsStream(
-                "/META-INF/maven/io.sluice/sluice-server/pom.properties")) {
-            if (in != null) {
-                Properties p = new Properties();
-                p.load(in);
-                String v = p.getProperty("version");
-                if (v != null) {
-                    return v;
-                }
-            }
-        } catch (IOException ignored) {
-            // Fall through to the development marker: -V must never fail.
-        }
-        return "(development build)";
+        return resource("/META-INF/maven/io.sluice/sluice-server/pom.properties").getProperty("version",
+                "(development build)");
     }
 
     /**
@@ -35,21 +23,26 @@ public final class Version {
      * start before the "process up" line, while the first clients are already being served.
      */
     public static String netty() {
-        try (InputStream in = Version.class.getResourceAsStream("/META-INF/io.netty.versions.properties")) {
+        Properties p = resource("/META-INF/io.netty.versions.properties");
+        String common = p.getProperty("netty-common.version");
+        if (common != null) {
+            return common;
+        }
+        return p.stringPropertyNames().stream().filter(k -> k.endsWith(".version")).sorted()
+                .map(p::getProperty).findFirst().orElse("unknown");
+    }
+
+    /** A properties file on the class path; empty when it is missing or unreadable: -V must never fail. */
+    private static Properties resource(String path) {
+        Properties p = new Properties();
+        try (InputStream in = Version.class.getResourceAsStream(path)) {
             if (in != null) {
-                Properties p = new Properties();
                 p.load(in);
-                String common = p.getProperty("netty-common.version");
-                if (common != null) {
-                    return common;
-                }
-                return p.stringPropertyNames().stream().filter(k -> k.endsWith(".version")).sorted()
-                        .map(p::getProperty).findFirst().orElse("unknown");
             }
         } catch (IOException ignored) {
-            // -V must never fail
+            // an empty set: the callers' fallbacks apply
         }
-        return "unknown";
+        return p;
     }
 
     /** The {@code -V} output, PgBouncer-style: name and version first, then library lines. */

@@ -333,7 +333,7 @@ public final class SluiceServer implements SessionContext {
     /** Stops everything at once (SHUTDOWN, SIGQUIT-equivalent, tests). */
     public void stopNow(int exitCode) {
         loop.execute(() -> {
-            listeners.closeAll();
+            CompletableFuture<Void> listenersClosed = listeners.closeAll();
             if (metrics != null) {
                 metrics.close();
             }
@@ -350,11 +350,13 @@ public final class SluiceServer implements SessionContext {
             Runnable stopLoop = () -> group.shutdownGracefully(0, 200, TimeUnit.MILLISECONDS)
                     .addListener(f -> terminated.complete(exitCode));
             var giveUp = loop.schedule(stopLoop, CLOSE_WAIT_SECONDS, TimeUnit.SECONDS);
-            open.newCloseFuture().addListener(f -> {
+            CompletableFuture<Void> connectionsClosed = new CompletableFuture<>();
+            open.newCloseFuture().addListener(f -> connectionsClosed.complete(null));
+            CompletableFuture.allOf(listenersClosed, connectionsClosed).thenRunAsync(() -> {
                 if (giveUp.cancel(false)) { // else the wait ran out and stopLoop already ran
                     stopLoop.run();
                 }
-            });
+            }, loop);
         });
     }
 

@@ -48,6 +48,21 @@ public final class ConfigLoader {
     }
 
     /**
+     * Loads a config given as text, for configs Sluice writes itself (the start-up warm-up's);
+     * {@code name} stands for the file in messages, relative names resolve against the working directory.
+     */
+    public static ConfigSnapshot loadText(String name, String text) throws ConfigException {
+        Path workingDir = Path.of("").toAbsolutePath();
+        List<IniLine> lines;
+        try {
+            lines = new IniParser(workingDir).parseString(name, text);
+        } catch (IniException e) {
+            throw new ConfigException(e.file(), e.line(), e.what());
+        }
+        return build(Path.of(name), workingDir, lines);
+    }
+
+    /**
      * RELOAD: loads the file named by {@code current}'s conffile; keys that need a restart
      * keep their current values (with a warning if the file asks for another value), as
      * PgBouncer silently ignores them on reload.

@@ -32,6 +32,7 @@ public final class Log {
             DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss.SSS z", Locale.ROOT);
     private static final Log GLOBAL =
             new Log(Clock.systemDefaultZone(), ProcessHandle.current().pid(), System.err);
+    private static final ThreadLocal<Boolean> MUTED = ThreadLocal.withInitial(() -> false);
 
     private final Clock clock;
     private final PrintStream stderr;
@@ -52,6 +53,14 @@ public final class Log {
         this.clock = clock;
         this.pid = pid;
         this.stderr = stderr;
+    }
+
+    /**
+     * Drops every line written from the current thread while set: the start-up warm-up runs a
+     * private pooler of its own, whose lines are not about the one operators run.
+     */
+    public static void muteCurrentThread(boolean muted) {
+        MUTED.set(muted);
     }
 
     /** The process-wide log that production code writes to; {@code Main} configures it. */
@@ -208,6 +217,9 @@ public final class Log {
     }
 
     private void write(Level level, String message) {
+        if (MUTED.get()) {
+            return;
+        }
         synchronized (lock) {
             String line = format(level, message);
             if (!quiet) {

@@ -128,7 +128,6 @@ public final class SluiceServer implements SessionContext {
     public SluiceServer start() throws IOException {
         ConfigSnapshot c = routing.config();
         var s = c.settings();
-        FdLimits.line(c, ServerAdminContext.userNames(c).size()).ifPresent(Log.global()::info);
         listeners.bind(c.listenAddrs(), c.listenPort(), s.intValue("listen_backlog"), s.flag("so_reuseport"),
                 this::tcpTuning, c.unixSocketDir(), c.unixSocketMode(), s.string("unix_socket_group"), this::accepted);
         openForcedUserPools();

@@ -6,10 +6,12 @@ import io.sluice.config.ConfigSnapshot;
 import io.sluice.log.Log;
 
 import java.nio.file.Path;
+import java.util.concurrent.TimeUnit;
 
 /**
  * Starts Sluice from a pgbouncer.ini: loads the whole config first (a bad line names file and
- * line and nothing starts), configures logging, binds, and hands the process shell its
+ * line and nothing starts), configures logging, warms the login and relay paths up ({@link
+ * Warmup}), binds, and hands the process shell its
  * {@link Lifecycle}.
  */
 public final class SluiceStarter implements ServerStarter {
@@ -33,9 +35,23 @@ public final class SluiceStarter implements ServerStarter {
         log.setVerbose(options.verbose());
         log.applyConfigVerbose((int) snapshot.settings().integer("verbose"));
         snapshot.warnings().forEach(log::warning);
+        warmUp(log);
+        FdLimits.line(snapshot, ServerAdminContext.userNames(snapshot).size()).ifPresent(log::info);
         SluiceServer server = new SluiceServer(snapshot);
         Consoles.attach(server);
         server.start();
         return new ServerLifecycle(server);
+    }
+
+    private static void warmUp(Log log) {
+        long budget = Warmup.budgetMillis(System.getenv());
+        if (budget == 0) {
+            return;
+        }
+        Warmup.Outcome w = Warmup.run(budget);
+        if (w.failure() != null) {
+            log.warning("warm-up stopped early, after " + w.rounds() + " rounds: " + w.failure());
+        }
+        log.debug(() -> "warm-up: " + w.rounds() + " rounds in " + TimeUnit.NANOSECONDS.toMillis(w.nanos()) + " ms");
     }
 }

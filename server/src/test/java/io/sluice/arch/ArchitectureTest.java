@@ -34,10 +34,11 @@ class ArchitectureTest {
             Map.entry("backend", Set.of("proto", "auth", "pool", "tls", "net", "config", "stats", "log", "util")),
             Map.entry("session", Set.of("proto", "auth", "pool", "backend", "tls", "net", "config", "stats", "log",
                     "util")),
-            Map.entry("admin", Set.of("pool", "stats", "config", "proto", "hosts", "util")));
+            Map.entry("admin", Set.of("pool", "stats", "config", "proto", "hosts", "util")),
+            Map.entry("warmup", Set.of("proto", "util")));
 
     static final List<String> ALL = List.of("util", "log", "proto", "config", "auth", "pool", "stats", "net", "hosts", "tls",
-            "backend", "session", "admin", "metrics", "runtime");
+            "backend", "session", "admin", "metrics", "warmup", "runtime");
 
     static JavaClasses classes;
 

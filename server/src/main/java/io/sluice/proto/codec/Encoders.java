@@ -157,8 +157,20 @@ public final class Encoders {
     }
 
     public static ByteBuf emptyQueryResponse(ByteBufAllocator alloc) {
+        return bodiless(alloc, 'I');
+    }
+
+    public static ByteBuf parseComplete(ByteBufAllocator alloc) {
+        return bodiless(alloc, '1');
+    }
+
+    public static ByteBuf bindComplete(ByteBufAllocator alloc) {
+        return bodiless(alloc, '2');
+    }
+
+    private static ByteBuf bodiless(ByteBufAllocator alloc, char type) {
         ByteBuf buf = alloc.buffer(5);
-        int at = Wire.begin(buf, 'I');
+        int at = Wire.begin(buf, type);
         Wire.end(buf, at);
         return buf;
     }
@@ -290,10 +302,7 @@ public final class Encoders {
     }
 
     public static ByteBuf terminate(ByteBufAllocator alloc) {
-        ByteBuf buf = alloc.buffer(5);
-        int at = Wire.begin(buf, 'X');
-        Wire.end(buf, at);
-        return buf;
+        return bodiless(alloc, 'X');
     }
 
     /** The end of a login: AuthenticationOk, the ParameterStatus values, BackendKeyData, ReadyForQuery. */

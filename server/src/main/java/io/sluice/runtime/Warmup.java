@@ -140,10 +140,10 @@ final class Warmup {
     private static ConfigSnapshot config(int backendPort) throws Exception {
         return ConfigLoader.loadText("(warm-up)", String.join("\n",
                 "[databases]",
-                DATABASE + " = host=127.0.0.1 port=" + backendPort + " dbname=" + DATABASE + " user=" + DATABASE
-                        + " pool_size=1",
+                DATABASE + " = host=" + StandInBackend.HOST + " port=" + backendPort + " dbname=" + DATABASE
+                        + " user=" + DATABASE + " pool_size=1",
                 "[pgbouncer]",
-                "listen_addr = 127.0.0.1",
+                "listen_addr = " + StandInBackend.HOST,
                 "listen_port = 0",
                 "unix_socket_dir =",
                 "auth_type = any",

@@ -18,7 +18,6 @@ import io.sluice.proto.codec.Encoders;
 import io.sluice.proto.codec.FrameDecoder;
 import io.sluice.proto.codec.StartupDecoder;
 
-import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.util.List;
 import java.util.Map;
@@ -40,6 +39,8 @@ public final class StandInBackend implements AutoCloseable {
             "integer_datetimes", "on",
             "standard_conforming_strings", "on",
             "application_name", "");
+    /** Where both ends of the warm-up and its pooler listen (the pooler's config names it too). */
+    public static final String HOST = "127.0.0.1";
     private static final int INT4 = 23;
     private static final long CLOSE_WAIT_MILLIS = 2000;
 
@@ -66,7 +67,7 @@ public final class StandInBackend implements AutoCloseable {
                         c.pipeline().addLast("session", new Session());
                     }
                 })
-                .bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0)).sync().channel();
+                .bind(new InetSocketAddress(HOST, 0)).sync().channel();
         return new StandInBackend(ch, connections);
     }
 
@@ -117,7 +118,8 @@ public final class StandInBackend implements AutoCloseable {
                 }
                 case 'S' -> ctx.write(Encoders.readyForQuery(alloc, TransactionStatus.IDLE));
                 case 'X' -> ctx.close();
-                default -> refuse(ctx, "not supported by the warm-up's stand-in backend: message '" + (char) f.type() + "'");
+                default -> refuse(ctx, "not supported by the warm-up's stand-in backend: message '"
+                        + (char) f.type() + "'");
             }
         }
 

@@ -75,6 +75,7 @@ public final class Pool {
     private final Anticipation anticipation;
     private final DemandGrowth growth = new DemandGrowth();
     private final Recycler recycler = new Recycler(this);
+    private final Returns returns = new Returns(this);
     private final Creator creator;
     private final Coordinator coordinator;
     private long epoch;
@@ -372,54 +373,25 @@ public final class Pool {
     }
 
     void release(PooledServer s) {
-        places.returned(s);
-        if (settings.serverLifetime() <= 0 && s.handle().servedClient()) {
-            closeServer(s, "server lifetime over");
-            return;
-        }
-        offer(s);
+        returns.release(s);
     }
 
     void discard(PooledServer s, String reason) {
         closeServer(s, reason);
     }
 
-    /** Return path: oldest live waiter first, else the idle tail. */
+    /** Return path: oldest live waiter first, else the idle tail ({@link Returns}). */
     void offer(PooledServer s) {
-        if (closed) {
-            closeServer(s, "pool closed");
-            return;
-        }
-        long now = now();
-        String stale = staleReason(s, now);
-        if (stale != null) {
-            closeServer(s, stale);
-            return;
-        }
-        s.markReturned(now);
-        if (coordinator != null && coordinator.takeReturnedForStarving(key, size() + 1, () -> closeServer(s, "evicted"))) {
-            return;
-        }
-        Checkout next = handoff.pollLive(Checkout::acceptsHandoff);
-        if (next != null) {
-            next.deliverHandoff(s);
-            growth.afterHandoff(this, handoff.peekLive(Checkout::acceptsHandoff));
-            return;
-        }
-        // Nobody waits: a reserve connection (or one above a pool_size lowered by reload) goes
-        // away instead of idling (pre-replacement overlap excepted).
-        if (size() + 1 > settings.poolSize() + creator.replacedAlive()) { // s itself is in no list now
-            closeServer(s, reserveInUse ? "reserve connection no longer needed" : "pool size reduced");
-            return;
-        }
+        returns.offer(s);
+    }
+
+    /** The reserve's connections are no longer all needed: nobody waits (see {@link #sizeLimit}). */
+    void reserveIdle() {
         reserveInUse = false;
-        places.park(s);
-        if (gate.oldestWaiter() != null) {
-            requestGateWake();
-        }
-        if (coordinator != null) {
-            coordinator.connectionReturned();
-        }
+    }
+
+    boolean reserveInUse() {
+        return reserveInUse;
     }
 
     void closeServer(PooledServer s, String reason) {

@@ -18,10 +18,10 @@ import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * Runs the login and relay paths before the listeners open, so that a fresh process meets its
- * first clients with loaded classes and compiled code. Measured on a fresh start with a herd of
- * 200 clients on a pool of 40 (bench/fresh-start.sh): the first login took 70-90 ms and the
- * next hundred 1-4 ms each while the JVM interpreted them; the herd took about twice
- * PgBouncer's time.
+ * first clients with loaded classes and compiled code. In a fresh process the first login took
+ * 70-90 ms and the next hundred 1-4 ms each while the JVM interpreted them (about 0.1 ms once
+ * compiled), and bench/fresh-start.sh's first herd of 200 clients took about twice PgBouncer's
+ * time.
  *
  * <p>A private pooler of Sluice's own (a {@link SluiceServer} on 127.0.0.1 and a port the kernel
  * picks, no unix socket, its lines dropped, its stats its own) in front of a

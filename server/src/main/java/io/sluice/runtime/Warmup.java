@@ -122,7 +122,6 @@ final class Warmup {
 
     private static void exercise(int port, long budget, AtomicLong deadline, AtomicInteger rounds,
                                  AtomicReference<String> failure) {
-        Log.muteCurrentThread(true);
         ExerciseClient client = new ExerciseClient(port, DATABASE, DATABASE);
         int fastInARow = 0;
         for (int i = 0; i < MAX_ROUNDS_PER_CLIENT && fastInARow < WARM_STREAK && failure.get() == null; i++) {

@@ -7,9 +7,15 @@
 #   select  pgbench -S over TLS connections kept open, SELECT_CLIENTS (50) clients
 # The poolers take turns ROUNDS times per workload (order rotating); the summary gives per
 # pooler the median and each run, then Sluice/PgBouncer ratios of the medians (> 1: Sluice
-# does more). One unmeasured warm-up run each first, so a cold JVM is not what is measured.
+# does more). One unmeasured warm-up run each first, so a cold JVM is not what is measured; a
+# JVM's compiler keeps compiling the TLS login path for about 40 s of login load, so WARMUP=60
+# gives the figure of a pooler that has run for a while. cpu_us is the pooler's CPU time (user +
+# system) per login or transaction.
+# KEY=rsa (default: RSA-2048, the usual certificate) or KEY=ec (ECDSA P-256). With RSA the
+# server's signature dominates a login's CPU, and the two poolers sign with different libraries:
+# Debian's OpenSSL 3 uses AVX-512 IFMA for RSA where the CPU has it, BoringSSL does not.
 #
-#   [ROUNDS=3] [WARMUP=5] [LOGIN_CLIENTS=200] [SELECT_CLIENTS=50] bench/tls-compare.sh [seconds-per-run]
+#   [ROUNDS=3] [WARMUP=5] [KEY=rsa|ec] [LOGIN_CLIENTS=200] [SELECT_CLIENTS=50] bench/tls-compare.sh [seconds-per-run]
 #
 # Needs: server/target/sluice.jar (mvn -q package -DskipTests), pgbouncer, PostgreSQL binaries, openssl.
 secs=${1:-15}
@@ -18,6 +24,12 @@ rounds=${ROUNDS:-3}
 warmup=${WARMUP:-5}
 login_clients=${LOGIN_CLIENTS:-200}
 select_clients=${SELECT_CLIENTS:-50}
+key=${KEY:-rsa}
+case $key in
+  rsa) newkey=(-newkey rsa:2048) ;;
+  ec) newkey=(-newkey ec -pkeyopt ec_paramgen_curve:P-256) ;;
+  *) echo "KEY must be rsa or ec" >&2; exit 2 ;;
+esac
 . "$(dirname "$0")/lib.sh"
 command -v openssl >/dev/null || { echo "openssl not installed (apt-get install -y openssl)" >&2; exit 2; }
 [ "$rounds" -ge 1 ] 2>/dev/null || { echo "ROUNDS must be a positive number" >&2; exit 2; }
@@ -25,7 +37,7 @@ command -v openssl >/dev/null || { echo "openssl not installed (apt-get install 
 # a CA and a server certificate for 127.0.0.1, as a PgBouncer admin would make them
 openssl req -x509 -newkey rsa:2048 -nodes -days 2 -subj "/CN=bench CA" \
   -keyout "$work/ca.key" -out "$work/ca.crt" 2>/dev/null
-openssl req -newkey rsa:2048 -nodes -subj "/CN=127.0.0.1" -keyout "$work/server.key" -out "$work/server.csr" 2>/dev/null
+openssl req "${newkey[@]}" -nodes -subj "/CN=127.0.0.1" -keyout "$work/server.key" -out "$work/server.csr" 2>/dev/null
 openssl x509 -req -in "$work/server.csr" -CA "$work/ca.crt" -CAkey "$work/ca.key" -CAcreateserial -days 2 \
   -extfile <(printf 'subjectAltName=IP:127.0.0.1,DNS:localhost') -out "$work/server.crt" 2>/dev/null
 chmod 600 "$work/server.key"
@@ -46,15 +58,21 @@ is_root && chown postgres: "$work"/*.ini "$work/userlist.txt" "$work/server.key"
 (run_pgbouncer -q "$work/pgbouncer.ini") & pids+=($!)
 SLUICE_JAR="$jar" "$here/server/src/main/dist/bin/sluice" -q "$work/sluice.ini" & pids+=($!)
 for p in "${ports[@]}"; do wait_port "$p"; done
+pooler_pids=("$(listening_pid "$pgb_port")" "$(listening_pid "$sl_port")")
+# cpu_ticks PID: user + system clock ticks the process has used
+cpu_ticks() { awk '{print $14 + $15}' "/proc/$1/stat"; }
 
-run() { # $1 workload, $2 port, $3 seconds -> "tps lat_ms"
-  local out tps lat args
+run() { # $1 workload, $2 port, $3 seconds, [$4 pooler pid] -> "tps lat_ms cpu_us"
+  local out tps lat args t0 t1
   if [ "$1" = logins ]; then args=(-C -S -c "$login_clients"); else args=(-S -M extended -c "$select_clients"); fi
+  t0=$(cpu_ticks "${4:-$$}")
   out=$(PGSSLMODE=require "$pgbin/pgbench" -n "${args[@]}" -j 2 -T "$3" -h 127.0.0.1 -p "$2" -U postgres postgres 2>&1)
   tps=$(sed -n 's/^tps = \([0-9.]*\).*/\1/p' <<<"$out" | head -1)
   lat=$(sed -n 's/^latency average = \([0-9.]*\) ms/\1/p' <<<"$out")
+  t1=$(cpu_ticks "${4:-$$}")
   [ -n "$tps" ] || echo "pgbench ($1) failed on port $2: $(tail -3 <<<"$out")" >&2
-  echo "${tps:-0} ${lat:-0}"
+  # ticks are 1/100 s (USER_HZ)
+  echo "${tps:-0} ${lat:-0} $(python3 -c "t = ${tps:-0} * $3; print(round(($t1 - $t0) * 1e4 / t, 1) if t else 0)")"
 }
 
 # every client must really be on TLS: psql says so through each pooler
@@ -69,16 +87,16 @@ fi
 
 n=${#names[@]}
 results="$work/results"; : > "$results"
-echo "# TLS (client_tls_sslmode = require), ${secs} s a run, $rounds rounds, order rotating: ${names[*]}"
+echo "# TLS (client_tls_sslmode = require, $key certificate), ${secs} s a run, $rounds rounds, order rotating: ${names[*]}"
 echo "# logins: pgbench -C -S -c $login_clients; select: pgbench -S -M extended -c $select_clients"
 for w in logins select; do
   for ((r = 0; r < rounds; r++)); do
     line="# $w round $((r + 1))/$rounds:"
     for ((k = 0; k < n; k++)); do
       i=$(( (r + k) % n ))
-      read -r tps lat < <(run "$w" "${ports[$i]}" "$secs")
-      echo "$w ${names[$i]} $tps $lat" >> "$results"
-      line+=$(printf ' %s %.1f/s %.3f ms;' "${names[$i]}" "$tps" "$lat")
+      read -r tps lat cpu < <(run "$w" "${ports[$i]}" "$secs" "${pooler_pids[$i]}")
+      echo "$w ${names[$i]} $tps $lat $cpu" >> "$results"
+      line+=$(printf ' %s %.1f/s %.3f ms %.0f us cpu;' "${names[$i]}" "$tps" "$lat" "$cpu")
     done
     echo "$line"
   done
@@ -89,21 +107,20 @@ import sys
 from statistics import median
 runs = {}
 for line in open(sys.argv[1]):
-    w, name, tps, lat = line.split()
-    runs.setdefault((w, name), []).append((float(tps), float(lat)))
-med = {k: (median(t for t, _ in v), median(l for _, l in v)) for k, v in runs.items()}
+    w, name, tps, lat, cpu = line.split()
+    runs.setdefault((w, name), []).append((float(tps), float(lat), float(cpu)))
+med = {k: tuple(median(x[i] for x in v) for i in range(3)) for k, v in runs.items()}
 unit = {"logins": "logins/s", "select": "tps"}
 print()
-print(f"{'workload':<8} {'pooler':<10} {'runs':>4} {'median':>10} {'unit':<9} {'lat_ms':>8}   each run")
+print(f"{'workload':<8} {'pooler':<10} {'runs':>4} {'median':>10} {'unit':<9} {'lat_ms':>8} {'cpu_us':>7}   each run")
 for w in ("logins", "select"):
     for n in ("pgbouncer", "sluice"):
         v = runs[(w, n)]
-        t, l = med[(w, n)]
-        print(f"{w:<8} {n:<10} {len(v):>4} {t:>10.1f} {unit[w]:<9} {l:>8.3f}   " + " ".join(f"{x:.0f}" for x, _ in v))
+        t, l, c = med[(w, n)]
+        print(f"{w:<8} {n:<10} {len(v):>4} {t:>10.1f} {unit[w]:<9} {l:>8.3f} {c:>7.1f}   " + " ".join(f"{x[0]:.0f}" for x in v))
 print()
+ratio = lambda a, b: f"{a / b:.3f}" if b else "n/a"
 for w in ("logins", "select"):
-    (ts, ls), (tp, lp) = med[(w, "sluice")], med[(w, "pgbouncer")]
-    r = f"{ts / tp:.3f}" if tp else "n/a"
-    rl = f"{ls / lp:.3f}" if lp else "n/a"
-    print(f"{w:<8} sluice/pgbouncer {unit[w]}: {r}   latency: {rl}")
+    (ts, ls, cs), (tp, lp, cp) = med[(w, "sluice")], med[(w, "pgbouncer")]
+    print(f"{w:<8} sluice/pgbouncer {unit[w]}: {ratio(ts, tp)}   latency: {ratio(ls, lp)}   cpu per {'login' if w == 'logins' else 'txn'}: {ratio(cs, cp)}")
 PY

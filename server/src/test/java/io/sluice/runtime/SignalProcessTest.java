@@ -2,11 +2,14 @@ package io.sluice.runtime;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import jdk.jfr.consumer.RecordingFile;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Real signals against a child JVM started through the {@code sluice} launcher, signalled at
@@ -126,6 +129,47 @@ class SignalProcessTest {
             assertThat(child.process.waitFor(20, TimeUnit.SECONDS)).isTrue();
             assertThat(child.process.exitValue()).isEqualTo(128 + 3);
         }
+    }
+
+    /**
+     * HotSpot samples threads for JDK Flight Recorder by signalling them; on Linux that signal is
+     * SIGUSR2 unless moved, and Sluice's RESUME handler took every sample for a RESUME. Through
+     * the launcher, recording a paused process takes samples and resumes nothing.
+     */
+    @Test
+    void flightRecorderSamplingIsNoResume(@TempDir Path dir) throws Exception {
+        try (ChildProcess child = ChildProcess.viaLauncher(PROBE, "busy")) {
+            long launcher = child.process.pid();
+            String jvm = child.awaitLine("ready ").substring("ready ".length());
+            ChildProcess.kill("USR1", launcher);
+            child.awaitLine("event pause");
+
+            jcmd(jvm, "JFR.start", "name=probe");
+            Path dump = dir.resolve("probe.jfr");
+            long samples = 0;
+            // each dump is a round trip to the JVM; the recording samples every 20 ms or so
+            for (int i = 0; i < 50 && samples == 0; i++) {
+                jcmd(jvm, "JFR.dump", "name=probe", "filename=" + dump);
+                samples = RecordingFile.readAllEvents(dump).stream()
+                        .filter(e -> e.getEventType().getName().equals("jdk.ExecutionSample")).count();
+            }
+            assertThat(samples).as("execution samples recorded").isPositive();
+
+            ChildProcess.kill("TERM", launcher);
+            child.awaitLine("event shutdownWaitForClients");
+            assertThat(child.lines).noneMatch(l -> l.contains("event resume") || l.contains("SIGUSR2"));
+            ChildProcess.kill("TERM", launcher);
+            assertThat(child.process.waitFor(20, TimeUnit.SECONDS)).isTrue();
+        }
+    }
+
+    private static void jcmd(String pid, String... command) throws Exception {
+        List<String> cmd = new java.util.ArrayList<>(List.of(
+                Path.of(System.getProperty("java.home"), "bin", "jcmd").toString(), pid));
+        cmd.addAll(List.of(command));
+        Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
+        String out = new String(p.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+        assertThat(p.waitFor()).as("jcmd %s: %s", String.join(" ", command), out).isZero();
     }
 
     /** Without the launcher, a JVM given -Xrs is refused with a reason instead of ignoring signals. */

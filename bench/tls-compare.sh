@@ -13,7 +13,9 @@
 # system) per login or transaction.
 # KEY=rsa (default: RSA-2048, the usual certificate) or KEY=ec (ECDSA P-256). With RSA the
 # server's signature dominates a login's CPU, and the two poolers sign with different libraries:
-# Debian's OpenSSL 3 uses AVX-512 IFMA for RSA where the CPU has it, BoringSSL does not.
+# Debian's OpenSSL 3 uses AVX-512 IFMA for RSA where the CPU has it, BoringSSL does not;
+# OPENSSL_ia32cap=":~0x200000" in the environment masks IFMA from OpenSSL (PgBouncer, pgbench,
+# openssl) to measure a CPU without it.
 #
 #   [ROUNDS=3] [WARMUP=5] [KEY=rsa|ec] [LOGIN_CLIENTS=200] [SELECT_CLIENTS=50] bench/tls-compare.sh [seconds-per-run]
 #

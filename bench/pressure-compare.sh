@@ -23,12 +23,15 @@
 # the Sluice/PgBouncer ratios and, for the cold herd, the ratio to the floor: the shortest time
 # any pooler could answer it given how fast that stage's PostgreSQL accepts new connections.
 # Both poolers get the same warm-up first, so a JVM's cold code is not what gets measured (a
-# pooler in production has run these paths many times): select-only load on one pool and herds
-# on three others (cold, then warm; WARM_HERDS of them). Every run is bounded (-t 1 or -T). Needs root for the
+# pooler in production has run these paths many times): select-only load on one pool, a
+# connection per transaction on it for LOGIN_WARMUP seconds (a JVM compiles its login path only
+# after thousands of logins: with 1 s of them Sluice took 2.3 x PgBouncer's time to log in a
+# herd's 200 clients, with 10 s 1.2 x), and herds on three other pools (cold, then warm;
+# WARM_HERDS of them). Every run is bounded (-t 1 or -T). Needs root for the
 # remote stage (ip netns, a C compiler for the relay); STAGES=same-host runs without it.
 #
 #   [ROUNDS=3] [STAGES="same-host remote"] [AUTHS="trust scram-sha-256"] [DELAY_US=500] \
-#   [WARM_HERDS=9] bench/pressure-compare.sh [fifo-seconds]
+#   [WARM_HERDS=9] [LOGIN_WARMUP=10] bench/pressure-compare.sh [fifo-seconds]
 # A smoke run: ROUNDS=1 AUTHS=trust bench/pressure-compare.sh 2
 secs=${1:-15}
 rounds=${ROUNDS:-3}
@@ -36,6 +39,7 @@ stages=${STAGES:-same-host remote}
 auths=${AUTHS:-trust scram-sha-256}
 delay_us=${DELAY_US:-500}
 warm_herds=${WARM_HERDS:-9}
+login_warmup=${LOGIN_WARMUP:-10}
 . "$(dirname "$0")/lib.sh"
 pg_port=$(free_port)
 poolers=()
@@ -145,6 +149,9 @@ start_pooler() { # $1 kind, $2 auth -> sets port
   # Same warm-up for both poolers on pools other than the measured one, so that pool is cold
   # but the process is not.
   PGPASSWORD=bench-pw "$pgbin/pgbench" -n -S -M extended -c 20 -j 2 -T 4 -h 127.0.0.1 -p "$port" -U "$3" warmup >/dev/null 2>&1 || true
+  if [ "$login_warmup" -gt 0 ]; then
+    PGPASSWORD=bench-pw "$pgbin/pgbench" -n -C -S -c 10 -j 2 -T "$login_warmup" -h 127.0.0.1 -p "$port" -U "$3" warmup >/dev/null 2>&1 || true
+  fi
   local k
   for ((k = 0; k < warm_herds; k++)); do # the first three herds find cold pools (connect paths), the rest warm ones
     PGPASSWORD=bench-pw "$pgbin/pgbench" -n -c 200 -j 2 -t 1 -f "$work/herd.sql" -h 127.0.0.1 -p "$port" -U "$3" "warmherd$((k % 3 + 1))" >/dev/null 2>&1 || true

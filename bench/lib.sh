@@ -54,6 +54,9 @@ start_postgres() {
 # listening_pid PORT: the pid of the process listening on PORT (the JVM, not Sluice's launcher)
 listening_pid() { ss -Hltnp "sport = :$1" | sed -n 's/.*pid=\([0-9]*\).*/\1/p' | head -1; }
 
+# cpu_ticks PID: the clock ticks (getconf CLK_TCK a second) of user + system time PID has used
+cpu_ticks() { awk '{print $14 + $15}' "/proc/$1/stat"; }
+
 # start_pooler pgbouncer|sluice INI PORT: starts that pooler on INI, waits until it listens on PORT
 # and sets pooler_pid to the listening process
 start_pooler() {

@@ -70,7 +70,6 @@ pooler_pids=()
 for p in "${ports[@]}"; do
   pooler_pids+=("$(listening_pid "$p")")
 done
-cpu_ticks() { awk '{print $14 + $15}' "/proc/$1/stat"; }
 tick_us=$(( 1000000 / $(getconf CLK_TCK) ))
 
 run() { # $1 port, $2 clients, $3 seconds, $4 pooler pid -> "tps lat_ms cpu_us_per_xact"

@@ -61,8 +61,6 @@ is_root && chown postgres: "$work"/*.ini "$work/userlist.txt" "$work/server.key"
 SLUICE_JAR="$jar" "$here/server/src/main/dist/bin/sluice" -q "$work/sluice.ini" & pids+=($!)
 for p in "${ports[@]}"; do wait_port "$p"; done
 pooler_pids=("$(listening_pid "$pgb_port")" "$(listening_pid "$sl_port")")
-# cpu_ticks PID: user + system clock ticks the process has used
-cpu_ticks() { awk '{print $14 + $15}' "/proc/$1/stat"; }
 
 run() { # $1 workload, $2 port, $3 seconds, [$4 pooler pid] -> "tps lat_ms cpu_us"
   local out tps lat args t0 t1

@@ -7,6 +7,9 @@ import java.nio.channels.ServerSocketChannel;
 import java.nio.channels.SocketChannel;
 import java.nio.charset.StandardCharsets;
 import java.util.Iterator;
+import java.util.PriorityQueue;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * A stand-in for PostgreSQL that answers every query at once, so that the pooler in front of it
@@ -15,7 +18,15 @@ import java.util.Iterator;
  * move the transaction status so transaction pooling releases as it would. Simple and extended
  * protocol (Parse/Bind/Describe/Execute/Close/Sync/Flush). Not a database: no errors, no COPY.
  *
- *   java bench/SyntheticBackend.java PORT      (listens on 127.0.0.1:PORT until killed)
+ * <p>As the database host of a remote stage (bench/pressure-compare.sh): LOGIN_MS holds each login's
+ * answer that long, and a simple query with {@code pg_sleep(s)} is answered s seconds later. Both
+ * are wall-clock waits on a timer, not work: they stand for a database host with CPUs of its own,
+ * whose backends start and run beside each other without taking this machine's cores from the
+ * pooler and the clients. Each login is logged as PostgreSQL's log_connections does ("[id] LOG:
+ * connection received", "... connection authorized: user=U database=D"), so the benchmark counts
+ * backends and startups in flight the same way for both.
+ *
+ *   java bench/SyntheticBackend.java PORT [LOGIN_MS]   (listens on 127.0.0.1:PORT until killed)
  */
 public final class SyntheticBackend {
     private static final int SSL_REQUEST = 80877103;
@@ -29,13 +40,27 @@ public final class SyntheticBackend {
         char status = 'I';
         boolean sawSelect;          // the statement of the current Parse is a SELECT
         int messageStart;           // where the length of the message being written goes
+        final int id = ++connections;
+        long heldUntil;             // nanoTime until which the answer in out waits (0: none)
+        String authorized;          // the log line of a login whose answer is held
+        SelectionKey key;
     }
 
+    private static int connections;
+    private static final java.time.format.DateTimeFormatter STAMP =
+            java.time.format.DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss.SSS");
+    private static long loginNanos;
+    /** Connections whose answer is held, soonest first. */
+    private static final PriorityQueue<Conn> HELD =
+            new PriorityQueue<>((a, b) -> Long.compare(a.heldUntil, b.heldUntil));
+    private static final Pattern SLEEP = Pattern.compile("(?i)pg_sleep\\s*\\(\\s*([0-9.]+)\\s*\\)");
+
     public static void main(String[] args) throws IOException {
-        if (args.length != 1) {
-            System.err.println("usage: java bench/SyntheticBackend.java PORT");
+        if (args.length < 1 || args.length > 2) {
+            System.err.println("usage: java bench/SyntheticBackend.java PORT [LOGIN_MS]");
             System.exit(2);
         }
+        loginNanos = args.length > 1 ? (long) (Double.parseDouble(args[1]) * 1_000_000) : 0;
         Selector selector = Selector.open();
         ServerSocketChannel listener = ServerSocketChannel.open();
         listener.bind(new InetSocketAddress("127.0.0.1", Integer.parseInt(args[0])), 1024);
@@ -43,7 +68,18 @@ public final class SyntheticBackend {
         listener.register(selector, SelectionKey.OP_ACCEPT);
         System.out.println("synthetic backend listening on 127.0.0.1:" + args[0]);
         while (true) {
-            selector.select();
+            Conn next = HELD.peek();
+            if (next == null) {
+                selector.select();
+            } else {
+                long wait = next.heldUntil - System.nanoTime();
+                if (wait > 0) {
+                    selector.select(Math.max(1, (wait + 999_999) / 1_000_000));
+                } else {
+                    selector.selectNow();
+                }
+            }
+            releaseDue();
             for (Iterator<SelectionKey> it = selector.selectedKeys().iterator(); it.hasNext(); ) {
                 SelectionKey key = it.next();
                 it.remove();
@@ -53,7 +89,9 @@ public final class SyntheticBackend {
                         while ((ch = listener.accept()) != null) {
                             ch.configureBlocking(false);
                             ch.socket().setTcpNoDelay(true);
-                            ch.register(selector, SelectionKey.OP_READ, new Conn());
+                            Conn c = new Conn();
+                            c.key = ch.register(selector, SelectionKey.OP_READ, c);
+                            log(c, "connection received: host=127.0.0.1");
                         }
                     } else if (key.isReadable() || key.isWritable()) {
                         serve(key);
@@ -61,6 +99,27 @@ public final class SyntheticBackend {
                 } catch (IOException | RuntimeException e) {
                     key.cancel();
                     key.channel().close();
+                }
+            }
+        }
+    }
+
+    /** Sends the answers whose time has come, and goes on with what their clients sent since. */
+    private static void releaseDue() {
+        long now = System.nanoTime();
+        while (!HELD.isEmpty() && HELD.peek().heldUntil <= now) {
+            Conn c = HELD.poll();
+            c.heldUntil = 0;
+            logAuthorized(c);
+            try {
+                answer(c);
+                flush(c);
+            } catch (IOException | RuntimeException e) {
+                c.key.cancel();
+                try {
+                    c.key.channel().close();
+                } catch (IOException ignored) {
+                    // closing a connection that already failed
                 }
             }
         }
@@ -76,12 +135,40 @@ public final class SyntheticBackend {
             if (ch.read(c.in) < 0) {
                 throw new IOException("closed");
             }
-            c.in.flip();
-            while (c.started ? answerMessage(c) : answerStartup(c)) {
-                // one complete message handled per pass
-            }
-            c.in.compact();
+            answer(c);
         }
+        flush(c);
+    }
+
+    /** Answers the complete messages read so far, up to one whose answer must wait. */
+    private static void answer(Conn c) throws IOException {
+        if (c.heldUntil != 0) {
+            return;          // PostgreSQL runs one statement at a time: the rest waits its turn
+        }
+        c.in.flip();
+        while (c.heldUntil == 0 && (c.started ? answerMessage(c) : answerStartup(c))) {
+            // one complete message handled per pass
+        }
+        c.in.compact();
+    }
+
+    /** Starts holding the answers written from here on for {@code nanos}. */
+    private static void hold(Conn c, long nanos) throws IOException {
+        if (nanos <= 0) {
+            return;
+        }
+        flush(c);            // what was answered before goes out now
+        c.heldUntil = System.nanoTime() + nanos;
+        HELD.add(c);
+    }
+
+    private static void flush(Conn c) throws IOException {
+        if (c.heldUntil != 0) {
+            c.key.interestOps(SelectionKey.OP_READ);   // nothing goes out until the hold ends
+            return;
+        }
+        SocketChannel ch = (SocketChannel) c.key.channel();
+        SelectionKey key = c.key;
         c.out.flip();
         ch.write(c.out);
         boolean pending = c.out.hasRemaining();
@@ -113,6 +200,11 @@ public final class SyntheticBackend {
             throw new IOException("cancel: nothing runs long enough to cancel");
         }
         c.started = true;
+        c.authorized = "connection authorized: user=" + given.get("user") + " database=" + given.get("database");
+        hold(c, loginNanos);
+        if (c.heldUntil == 0) {
+            logAuthorized(c);
+        }
         message(c, 'R').putInt(0);
         end(c);
         for (String[] p : new String[][] {{"server_version", "15.0"}, {"server_encoding", "UTF8"},
@@ -139,6 +231,10 @@ public final class SyntheticBackend {
         switch (type) {
             case 'Q' -> {
                 String sql = cstringAt(c.in, c.in.position());
+                Matcher sleep = SLEEP.matcher(sql);
+                if (sleep.find()) {
+                    hold(c, (long) (Double.parseDouble(sleep.group(1)) * 1e9));
+                }
                 if (isSelect(sql)) {
                     rowDescription(c);
                     dataRow(c);
@@ -210,6 +306,18 @@ public final class SyntheticBackend {
 
     private static final java.util.regex.Pattern SET = java.util.regex.Pattern.compile(
             "(?is)\\s*set\\s+(?:session\\s+)?(\\w+)\\s*(?:=|to)\\s*'?([^';]*)'?\\s*;?\\s*");
+
+    /** A line as PostgreSQL's log_connections writes it (the connection's number for a pid). */
+    private static void log(Conn c, String what) {
+        System.out.println(STAMP.format(java.time.LocalDateTime.now()) + " UTC [" + c.id + "] LOG:  " + what);
+    }
+
+    private static void logAuthorized(Conn c) {
+        if (c.authorized != null) {
+            log(c, c.authorized);
+            c.authorized = null;
+        }
+    }
 
     private static boolean isSelect(String sql) {
         return sql.stripLeading().regionMatches(true, 0, "select", 0, 6);

@@ -10,6 +10,15 @@
 #              the namespace in front of PostgreSQL that holds every byte DELAY_US in each
 #              direction (and a client's first bytes one round trip more, for TCP's handshake);
 #              both poolers go through it alike, and so does the connection-rate measurement.
+#   synthetic  the same 1 ms round trip (the relay on 127.0.0.1), in front of
+#              bench/SyntheticBackend.java instead of PostgreSQL: each login is answered after
+#              LOGIN_MS (default 3) and pg_sleep(s) after s seconds, as waits on a timer rather
+#              than work. It stands for a database host with CPUs of its own. On the remote stage
+#              PostgreSQL starts its backends on this machine's two cores, beside the pooler,
+#              pgbench and the relay, so two logins in flight take twice as long each as one
+#              (the rates at one and at two in flight are printed per stage) and no pooler can
+#              gain by starting connects side by side. Trust only (the synthetic backend has no
+#              SCRAM); its fifo-500 rows measure the poolers, not a database.
 # Workloads, per stage and login method:
 #   herd     200 clients start together on a pool of 40, each runs one 10 ms query; cold pool
 #            (no server yet) and warm pool (right after): time until all are answered, backends
@@ -30,25 +39,27 @@
 # WARM_HERDS of them). Every run is bounded (-t 1 or -T). Needs root for the
 # remote stage (ip netns, a C compiler for the relay); STAGES=same-host runs without it.
 #
-#   [ROUNDS=3] [STAGES="same-host remote"] [AUTHS="trust scram-sha-256"] [DELAY_US=500] \
-#   [WARM_HERDS=9] [LOGIN_WARMUP=10] bench/pressure-compare.sh [fifo-seconds]
+#   [ROUNDS=3] [STAGES="same-host remote synthetic"] [AUTHS="trust scram-sha-256"] [DELAY_US=500] \
+#   [LOGIN_MS=3] [WARM_HERDS=9] [LOGIN_WARMUP=10] bench/pressure-compare.sh [fifo-seconds]
 # A smoke run: ROUNDS=1 AUTHS=trust bench/pressure-compare.sh 2
 secs=${1:-15}
 rounds=${ROUNDS:-3}
-stages=${STAGES:-same-host remote}
+stages=${STAGES:-same-host remote synthetic}
 auths=${AUTHS:-trust scram-sha-256}
 delay_us=${DELAY_US:-500}
+login_ms=${LOGIN_MS:-3}
 warm_herds=${WARM_HERDS:-9}
 login_warmup=${LOGIN_WARMUP:-10}
 . "$(dirname "$0")/lib.sh"
 pg_port=$(free_port)
 poolers=()
-ns=""; relay_pid=""
+ns=""; relay_pid=""; synth_pids=()
 stop_poolers() { for p in "${poolers[@]}"; do kill "$p" 2>/dev/null || true; wait "$p" 2>/dev/null || true; done; poolers=(); }
 stop_remote() {
   [ -n "$relay_pid" ] && { kill "$relay_pid" 2>/dev/null || true; wait "$relay_pid" 2>/dev/null || true; }
   [ -d "$work/rdata" ] && as_pg "$pgbin/pg_ctl" -D "$work/rdata" -m immediate stop >/dev/null 2>&1 || true
   [ -n "$ns" ] && ip netns del "$ns" 2>/dev/null || true   # takes the veth pair with it
+  for p in "${synth_pids[@]}"; do kill "$p" 2>/dev/null || true; wait "$p" 2>/dev/null || true; done
 }
 trap 'stop_poolers; stop_remote; bench_cleanup' EXIT
 
@@ -79,6 +90,9 @@ scram_secret=$("$pgbin/psql" -X -qAt -h "$work" -p "$pg_port" -U postgres \
     -c "select rolpassword from pg_authid where rolname = 'bench_scram'" postgres)
 printf '"postgres" ""\n"bench_scram" "%s"\n' "$scram_secret" > "$work/userlist.txt"
 echo 'select pg_sleep(0.01);' > "$work/herd.sql"
+# pgbench -S's own script, as a file: on the synthetic backend -S fails (pgbench reads PostgreSQL's
+# catalogs first, which the synthetic backend does not have)
+printf '\\set aid random(1, 1000000)\nSELECT abalance FROM pgbench_accounts WHERE aid = :aid;\n' > "$work/select.sql"
 
 # The remote stage: namespace $ns holds a second PostgreSQL (listening on its own loopback, unix
 # socket in $work/rsock for set-up) and the relay on its veth address; link-local /30 addresses
@@ -106,11 +120,25 @@ start_remote() {
   for _ in $(seq 1 50); do (exec 3<>"/dev/tcp/$remote_addr/5432") 2>/dev/null && break; sleep 0.1; done
 }
 
+# The synthetic stage: the synthetic backend on a free port, the relay in front of it on another.
+start_synthetic() {
+  [ -x "$work/delay-relay" ] || cc -O2 -pthread -o "$work/delay-relay" "$here/bench/delay-relay.c"
+  local sport; sport=$(free_port); synth_port=$(free_port)
+  java "$here/bench/SyntheticBackend.java" "$sport" "$login_ms" > "$work/synthetic.log" 2>&1 & synth_pids+=($!)
+  wait_port "$sport" || exit 1
+  "$work/delay-relay" 127.0.0.1 "$synth_port" 127.0.0.1 "$sport" "$delay_us" & synth_pids+=($!)
+  wait_port "$synth_port" || exit 1
+}
+
 # use_stage NAME: where the poolers (and the floor measurement) find PostgreSQL, and its log
 use_stage() {
   stage=$1
-  if [ "$stage" = remote ]; then db_host=$remote_addr; db_port=5432; pglog="$work/rpg.log"
-  else db_host=127.0.0.1; db_port=$pg_port; pglog="$work/pg.log"; fi
+  sel=(-S)
+  case $stage in
+    remote) db_host=$remote_addr; db_port=5432; pglog="$work/rpg.log" ;;
+    synthetic) db_host=127.0.0.1; db_port=$synth_port; pglog="$work/synthetic.log"; sel=(-f "$work/select.sql") ;;
+    *) db_host=127.0.0.1; db_port=$pg_port; pglog="$work/pg.log" ;;
+  esac
 }
 
 write_ini() { # $1 file, $2 port, $3 auth_type
@@ -132,6 +160,9 @@ max_client_conn = 700
 log_connections = 0
 log_disconnections = 0
 log_pooler_errors = 0
+; PgBouncer 1.18 defaults to disable, 1.20 and later (and Sluice) to prefer: said here, so both poolers
+; do the same handshake with PostgreSQL (an SSLRequest, answered N, one round trip per connect)
+server_tls_sslmode = prefer
 INI
   is_root && chown postgres: "$1" "$work/userlist.txt"
   true
@@ -148,9 +179,9 @@ start_pooler() { # $1 kind, $2 auth -> sets port
   wait_port "$port" || exit 1
   # Same warm-up for both poolers on pools other than the measured one, so that pool is cold
   # but the process is not.
-  PGPASSWORD=bench-pw "$pgbin/pgbench" -n -S -M extended -c 20 -j 2 -T 4 -h 127.0.0.1 -p "$port" -U "$3" warmup >/dev/null 2>&1 || true
+  PGPASSWORD=bench-pw "$pgbin/pgbench" -n "${sel[@]}" -M extended -c 20 -j 2 -T 4 -h 127.0.0.1 -p "$port" -U "$3" warmup >/dev/null 2>&1 || true
   if [ "$login_warmup" -gt 0 ]; then
-    PGPASSWORD=bench-pw "$pgbin/pgbench" -n -C -S -c 10 -j 2 -T "$login_warmup" -h 127.0.0.1 -p "$port" -U "$3" warmup >/dev/null 2>&1 || true
+    PGPASSWORD=bench-pw "$pgbin/pgbench" -n -C "${sel[@]}" -c 10 -j 2 -T "$login_warmup" -h 127.0.0.1 -p "$port" -U "$3" warmup >/dev/null 2>&1 || true
   fi
   local k
   for ((k = 0; k < warm_herds; k++)); do # the first three herds find cold pools (connect paths), the rest warm ones
@@ -189,9 +220,9 @@ herd() { # $1 user -> "ms created peak failed login_ms"
 
 fifo() { # $1 user -> "tps p50 p99 p999 ratio local_p99"
   # the same load first, until the measured pool has filled up (the herd rows cover a cold pool)
-  PGPASSWORD=bench-pw "$pgbin/pgbench" -n -S -M extended -c 500 -j 2 -T 5 -h 127.0.0.1 -p "$port" -U "$1" bench >/dev/null 2>&1 || true
+  PGPASSWORD=bench-pw "$pgbin/pgbench" -n "${sel[@]}" -M extended -c 500 -j 2 -T 5 -h 127.0.0.1 -p "$port" -U "$1" bench >/dev/null 2>&1 || true
   rm -rf "$work/fifo"; mkdir "$work/fifo"
-  PGPASSWORD=bench-pw "$pgbin/pgbench" -n -S -M extended -c 500 -j 2 -T "$secs" -l --log-prefix="$work/fifo/log" \
+  PGPASSWORD=bench-pw "$pgbin/pgbench" -n "${sel[@]}" -M extended -c 500 -j 2 -T "$secs" -l --log-prefix="$work/fifo/log" \
       -h 127.0.0.1 -p "$port" -U "$1" bench > "$work/fifo.out" 2>&1 || true
   python3 - "$work/fifo.out" "$work"/fifo/log.* <<'PY'
 import re, sys, statistics
@@ -218,13 +249,14 @@ PY
 }
 
 # How fast a stage's PostgreSQL starts backends for a client here (two logins in flight, like
-# the burst gate, over the stage's path; the backends stay, as a pool's do: a new connection per
-# transaction would count each backend's exit too, which halved the rate here), and what that
-# means for a herd on a cold pool: with backends arriving at that rate, each running 10 ms queries
-# back to back, when are 200 done? Prints the floor in ms.
+# the burst gate, and one, like PgBouncer, over the stage's path; the backends stay, as a pool's
+# do: a new connection per transaction would count each backend's exit too, which halved the
+# rate here), and what that means for a herd on a cold pool: with backends arriving at the rate
+# with two in flight, each running 10 ms queries back to back, when are 200 done? Prints the floor
+# in ms and both rates.
 cat > "$work/rate.py" <<'PY'
 import socket, struct, sys, threading, time
-host, port, n = sys.argv[1], int(sys.argv[2]), 40
+host, port, par, n = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), 40
 def login():
     s = socket.create_connection((host, port), timeout=10)
     body = struct.pack('!i', 196608) + b'user\0postgres\0database\0bench\0\0'
@@ -241,27 +273,28 @@ def worker(k):
         c = login()
         with lock: socks.append(c)
 t0 = time.perf_counter()
-ts = [threading.Thread(target=worker, args=(n // 2,)) for _ in range(2)]
+ts = [threading.Thread(target=worker, args=(n // par,)) for _ in range(par)]
 for t in ts: t.start()
 for t in ts: t.join()
 rate = len(socks) / (time.perf_counter() - t0)
 for c in socks: c.sendall(b'X\x00\x00\x00\x04'); c.close()
 print(f"{rate:.1f}" if len(socks) == n else 0)
 PY
-floor_ms() {
-  local rate
-  rate=$(python3 "$work/rate.py" "$db_host" "$db_port" 2>/dev/null || echo 0)
-  python3 - "${rate:-0}" <<'PY'
+floor_ms() { # -> "floor_ms rate_with_two rate_with_one"
+  local rate rate1
+  rate1=$(python3 "$work/rate.py" "$db_host" "$db_port" 1 2>/dev/null || echo 0)
+  rate=$(python3 "$work/rate.py" "$db_host" "$db_port" 2 2>/dev/null || echo 0)
+  python3 - "${rate:-0}" "${rate1:-0}" <<'PY'
 import sys
-rate = float(sys.argv[1])
+rate, rate1 = float(sys.argv[1]), float(sys.argv[2])
 if rate <= 0:
-    print("n/a"); sys.exit()
+    print("n/a ? ?"); sys.exit()
 step = 1000 / rate
 free = [0.0] + [step * k for k in range(1, 40)]  # one backend exists from the first login
 done = 0.0  # when the last query ends: backends that never get a query do not count
 for _ in range(200):
     i = min(range(40), key=lambda j: free[j]); free[i] += 10; done = max(done, free[i])
-print(f"{done:.0f} {rate:.0f}")
+print(f"{done:.0f} {rate:.0f} {rate1:.0f}")
 PY
 }
 
@@ -270,13 +303,16 @@ record() { echo "$*" >> "$results"; }   # stage auth pooler metric value
 
 for st in $stages; do
   [ "$st" = remote ] && start_remote
+  [ "$st" = synthetic ] && start_synthetic
   use_stage "$st"
-  read -r floor rate < <(floor_ms)
-  echo "stage $stage: PostgreSQL accepts ${rate:-?} new connections/s from here; no pooler can answer a herd" \
-       "of 200 x 10 ms on a cold pool of 40 in less than ~${floor:-?} ms"
+  read -r floor rate rate1 < <(floor_ms)
+  echo "stage $stage: PostgreSQL accepts ${rate:-?} new connections/s from here with two logins in flight" \
+       "(${rate1:-?}/s with one); no pooler can answer a herd of 200 x 10 ms on a cold pool of 40 in less" \
+       "than ~${floor:-?} ms"
   record "$stage - floor herd_ms ${floor:-n/a}"
   for round in $(seq 1 "$rounds"); do
     for auth in $auths; do
+      [ "$stage" = synthetic ] && [ "$auth" != trust ] && continue
       user=postgres; [ "$auth" = trust ] || user=bench_scram
       for kind in pgbouncer sluice; do   # interleaved: each round runs both, same order
         start_pooler "$kind" "$auth" "$user"
@@ -317,6 +353,8 @@ def table(title, cols, width, ratios):
     print(f"{'stage':10} {'auth':6} {'pooler':10} " + " ".join(f"{t:>{width}}" for _, t in cols))
     for s in stages:
         for a in auths:
+            if not any(k[:2] == (s, a) for k in v):   # the synthetic stage runs trust only
+                continue
             for kind in ("pgbouncer", "sluice"):
                 print(f"{s:10} {a:6} {kind:10} " + " ".join(f"{m(s, a, kind, c):>{width}}" for c, _ in cols))
             print(f"{s:10} {a:6} {'ratios':10} " + ratios(s, a))

@@ -14,11 +14,12 @@
 #              bench/SyntheticBackend.java instead of PostgreSQL: each login is answered after
 #              LOGIN_MS (default 3) and pg_sleep(s) after s seconds, as waits on a timer rather
 #              than work. It stands for a database host with CPUs of its own. On the remote stage
-#              PostgreSQL starts its backends on this machine's two cores, beside the pooler,
-#              pgbench and the relay, so two logins in flight take twice as long each as one
-#              (the rates at one and at two in flight are printed per stage) and no pooler can
-#              gain by starting connects side by side. Trust only (the synthetic backend has no
-#              SCRAM); its fifo-500 rows measure the poolers, not a database.
+#              PostgreSQL starts its backends on this machine's cores: on an idle machine two
+#              logins in flight still come close to twice the rate of one (both rates are printed
+#              per stage), but during a herd the same cores run pgbench's 200 clients, the pooler
+#              and the relay, and in PostgreSQL's log each of two connects in flight then took
+#              about twice as long as a lone one. Trust only (the synthetic backend has no SCRAM);
+#              its fifo-500 rows measure the poolers, not a database.
 # Workloads, per stage and login method:
 #   herd     200 clients start together on a pool of 40, each runs one 10 ms query; cold pool
 #            (no server yet) and warm pool (right after): time until all are answered, backends

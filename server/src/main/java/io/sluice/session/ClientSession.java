@@ -1,19 +1,17 @@
 package io.sluice.session;
 
 import io.netty.buffer.ByteBuf;
-import io.netty.buffer.Unpooled;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
-import io.netty.channel.ChannelOutboundBuffer;
 import io.netty.handler.codec.DecoderException;
-import io.netty.handler.ssl.SslHandler;
 import io.netty.handler.ssl.SslHandshakeCompletionEvent;
 import io.netty.util.ReferenceCountUtil;
 import io.sluice.backend.ServerConnection;
 import io.sluice.log.Level;
 import io.sluice.log.Log;
+import io.sluice.net.Closes;
 import io.sluice.net.Endpoint;
 import io.sluice.pool.CheckoutFailure;
 import io.sluice.pool.PoolKey;
@@ -441,20 +439,9 @@ public final class ClientSession extends ChannelInboundHandlerAdapter {
             channel.close();
         } else if (sent != null) {
             channel.writeAndFlush(Encoders.error(channel.alloc(), sent)).addListener(ChannelFutureListener.CLOSE);
-        } else if (nothingQueued()) {
-            // The usual end (Terminate after the last reply went out): an empty write to wait
-            // for cost io_uring a zero-byte send and a loop turn before the close, per login.
-            channel.close();
         } else {
-            channel.writeAndFlush(Unpooled.EMPTY_BUFFER).addListener(ChannelFutureListener.CLOSE);
+            Closes.afterQueued(channel);
         }
-    }
-
-    /** No byte of the client's is waiting to go out: in the channel's buffer or a TLS layer's. */
-    private boolean nothingQueued() {
-        ChannelOutboundBuffer out = channel.unsafe().outboundBuffer();
-        return out != null && out.isEmpty() && out.totalPendingWriteBytes() == 0
-                && channel.pipeline().get(SslHandler.class) == null;
     }
 
     void log(String msg) {

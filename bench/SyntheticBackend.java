@@ -6,6 +6,8 @@ import java.nio.channels.Selector;
 import java.nio.channels.ServerSocketChannel;
 import java.nio.channels.SocketChannel;
 import java.nio.charset.StandardCharsets;
+import java.time.LocalDateTime;
+import java.time.format.DateTimeFormatter;
 import java.util.Iterator;
 import java.util.PriorityQueue;
 import java.util.regex.Matcher;
@@ -47,8 +49,7 @@ public final class SyntheticBackend {
     }
 
     private static int connections;
-    private static final java.time.format.DateTimeFormatter STAMP =
-            java.time.format.DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss.SSS");
+    private static final DateTimeFormatter STAMP = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss.SSS");
     private static long loginNanos;
     /** Connections whose answer is held, soonest first. */
     private static final PriorityQueue<Conn> HELD =
@@ -304,12 +305,12 @@ public final class SyntheticBackend {
         }
     }
 
-    private static final java.util.regex.Pattern SET = java.util.regex.Pattern.compile(
+    private static final Pattern SET = Pattern.compile(
             "(?is)\\s*set\\s+(?:session\\s+)?(\\w+)\\s*(?:=|to)\\s*'?([^';]*)'?\\s*;?\\s*");
 
     /** A line as PostgreSQL's log_connections writes it (the connection's number for a pid). */
     private static void log(Conn c, String what) {
-        System.out.println(STAMP.format(java.time.LocalDateTime.now()) + " UTC [" + c.id + "] LOG:  " + what);
+        System.out.println(STAMP.format(LocalDateTime.now()) + " UTC [" + c.id + "] LOG:  " + what);
     }
 
     private static void logAuthorized(Conn c) {

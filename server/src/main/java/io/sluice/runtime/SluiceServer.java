@@ -13,8 +13,8 @@ import io.sluice.backend.ScramKeyCache;
 import io.sluice.backend.WelcomeCache;
 import io.sluice.backend.ServerConnection;
 import io.sluice.config.ConfigSnapshot;
-import io.sluice.config.DatabaseEntry;
 import io.sluice.log.Log;
+import io.sluice.metrics.PrometheusEndpoint;
 import io.sluice.net.AfterInactive;
 import io.sluice.net.EventLoopScheduler;
 import io.sluice.net.Listeners;
@@ -26,6 +26,7 @@ import io.sluice.pool.PoolKey;
 import io.sluice.pool.ServerConnector;
 import io.sluice.pool.Waiter;
 import io.sluice.pool.evict.PoolRegistry;
+import io.sluice.proto.PgError;
 import io.sluice.proto.SqlState;
 import io.sluice.proto.codec.StartupDecoder;
 import io.sluice.session.ClientRegistry;
@@ -41,11 +42,14 @@ import io.sluice.tls.Tls;
 import io.sluice.tls.TlsSetupException;
 import io.sluice.util.Clock;
 import io.sluice.util.Randomness;
+import io.sluice.util.Scheduler;
 
 import java.io.IOException;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.TimeUnit;
@@ -90,11 +94,12 @@ public final class SluiceServer implements SessionContext {
     private Console console;
     private final PauseControl pause = new PauseControl(this);
     private final ConfigReload reload = new ConfigReload(this);
+    private final Janitor janitor = new Janitor(this);
     private volatile boolean shuttingDown;
     private final ClientDrain drain = new ClientDrain(clients::total);
     private final AfterInactive departures = new AfterInactive(drain::check);
-    private final java.util.Set<String> autoDatabases = new java.util.LinkedHashSet<>();
-    private io.sluice.metrics.PrometheusEndpoint metrics;
+    private final Set<String> autoDatabases = new LinkedHashSet<>();
+    private PrometheusEndpoint metrics;
     private Channel health;
 
     public SluiceServer(ConfigSnapshot config) {
@@ -130,10 +135,8 @@ public final class SluiceServer implements SessionContext {
         var s = c.settings();
         listeners.bind(c.listenAddrs(), c.listenPort(), s.intValue("listen_backlog"), s.flag("so_reuseport"),
                 this::tcpTuning, c.unixSocketDir(), c.unixSocketMode(), s.string("unix_socket_group"), this::accepted);
-        openForcedUserPools();
-        loop.scheduleAtFixedRate(this::tick, 1, 1, TimeUnit.SECONDS);
+        janitor.start();
         replicas.start();
-        scheduleStats();
         try {
             metrics = MetricsSource.startIfConfigured(this, group, transport);
             health = HealthEndpoint.startIfConfigured(this, group, transport);
@@ -147,50 +150,6 @@ public final class SluiceServer implements SessionContext {
     /** Keepalive and buffer settings as the current config has them (RELOAD applies to new sockets). */
     private TcpTuning tcpTuning() {
         return TcpTuning.from(routing.config().settings());
-    }
-
-    /** Once a second: PgBouncer's janitor work (its 1/3 s sweep, at Sluice's pace). */
-    private void tick() {
-        openForcedUserPools();
-        pools.tick(key -> !shuttingDown && !pause.paused(key.database()));
-        closeIdleServersMarkedForClosing();
-    }
-
-    /**
-     * min_pool_size for [databases] entries with a forced user applies before any client
-     * arrives, as in PgBouncer: their pools are created up front so the janitor fills them.
-     */
-    private void openForcedUserPools() {
-        if (shuttingDown) {
-            return;
-        }
-        ConfigSnapshot c = routing.config();
-        for (DatabaseEntry e : c.databases().values()) {
-            if (e.hasForcedUser() && !DatabaseEntry.FALLBACK.equals(e.name())
-                    && c.precedence().minPoolSize(e) > 0 && !pause.paused(e.name())) {
-                pools.pool(new PoolKey(e.name(), e.user().get()));
-            }
-        }
-    }
-
-    /** server_fast_close: idle session servers marked close_needed go now, with their clients. */
-    void closeIdleServersMarkedForClosing() {
-        if (sessionSettings.serverFastClose()) {
-            for (ClientSession c : List.copyOf(clients.all())) {
-                c.closeIfServerClosing();
-            }
-        }
-    }
-
-    private void scheduleStats() {
-        long period = Math.max(1, routing.config().settings().integer("stats_period"));
-        loop.schedule(() -> {
-            long[] avg = stats.periodBoundary();
-            if (routing.config().settings().flag("log_stats")) {
-                Log.global().info(StatsRegistry.logLine(avg));
-            }
-            scheduleStats();
-        }, period, TimeUnit.SECONDS);
     }
 
     private void accepted(Channel ch, boolean unix) {
@@ -214,6 +173,11 @@ public final class SluiceServer implements SessionContext {
         });
     }
 
+    /** server_fast_close: idle session servers marked close_needed go now, with their clients. */
+    void closeIdleServersMarkedForClosing() {
+        janitor.closeIdleServersMarkedForClosing();
+    }
+
     /** Completes on the loop once no client is connected (SHUTDOWN WAIT_FOR_CLIENTS). */
     CompletionStage<Void> noClients() {
         return drain.whenNone();
@@ -227,7 +191,7 @@ public final class SluiceServer implements SessionContext {
     }
 
     @Override
-    public io.sluice.util.Scheduler scheduler() {
+    public Scheduler scheduler() {
         return scheduler;
     }
 
@@ -342,7 +306,7 @@ public final class SluiceServer implements SessionContext {
             pools.closeAll("server shutting down");
             for (ClientSession c : List.copyOf(clients.all())) {
                 c.kill("server shutting down",
-                        io.sluice.proto.PgError.fatal(io.sluice.proto.SqlState.ADMIN_SHUTDOWN, "server shutting down"));
+                        PgError.fatal(SqlState.ADMIN_SHUTDOWN, "server shutting down"));
             }
             // the loop stops once the closes above are done: io_uring finishes them on later
             // turns, and a loop stopped before that prints a rejected-task stack trace per channel
@@ -374,7 +338,7 @@ public final class SluiceServer implements SessionContext {
     @Override
     public RouteLookup route(String database, String user) {
         if (pause.disabled(database)) {
-            return new RouteLookup.Refused(io.sluice.proto.PgError.fatal(io.sluice.proto.SqlState.PROTOCOL_VIOLATION,
+            return new RouteLookup.Refused(PgError.fatal(SqlState.PROTOCOL_VIOLATION,
                     "database \"" + database + "\" is disabled"));
         }
         RouteLookup r = routing.route(database, user);

@@ -30,15 +30,23 @@ public final class Precedence {
      */
     public PoolSizing pool(DatabaseEntry db, String poolUser) {
         Optional<UserEntry> u = Optional.ofNullable(poolUser).map(config.users()::get);
-        PoolMode mode = u.flatMap(UserEntry::poolMode).or(db::poolMode).orElse(config.poolMode());
         return new PoolSizing(
-                mode,
+                poolMode(db, poolUser),
                 atLeastZero(u.map(UserEntry::poolSize), poolSize(db)),
                 minPoolSize(db),
                 atLeastZero(u.map(UserEntry::reservePoolSize), reservePoolSize(db)),
                 serverLifetime(db),
                 maxDbConnections(db),
                 maxUserConnections(poolUser));
+    }
+
+    /** The pool mode of {@code db}'s pool for {@code poolUser} (null: no user known). */
+    public PoolMode poolMode(DatabaseEntry db, String poolUser) {
+        UserEntry u = poolUser == null ? null : config.users().get(poolUser);
+        if (u != null && u.poolMode().isPresent()) {
+            return u.poolMode().get();
+        }
+        return db.poolMode().orElse(config.poolMode());
     }
 
     /** SHOW DATABASES pool_size: the entry's, else default_pool_size. */

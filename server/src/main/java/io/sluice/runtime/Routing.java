@@ -37,9 +37,18 @@ public final class Routing {
     public static final String CONSOLE_DB = "pgbouncer";
 
     private final ConfigSnapshot config;
+    /** What every route takes from [pgbouncer], read once per snapshot: a login only looks up its entries. */
+    private final Route defaults;
 
     public Routing(ConfigSnapshot config) {
         this.config = config;
+        var s = config.settings();
+        this.defaults = new Route(null, config.poolMode(), config.serverResetQuery(),
+                s.flag("server_reset_query_always"),
+                s.nanos("query_timeout"), s.nanos("idle_transaction_timeout"),
+                s.nanos("client_idle_timeout"), s.nanos("transaction_timeout"),
+                s.intValue("max_db_client_connections"), s.intValue("max_user_client_connections"),
+                s.intValue("max_prepared_statements"), s.intValue("max_pinned_servers"));
     }
 
     public ConfigSnapshot config() {
@@ -47,9 +56,9 @@ public final class Routing {
     }
 
     public RouteLookup route(String database, String user) {
+        Precedence rules = config.precedence();
         if (CONSOLE_DB.equals(database)) {
-            return new RouteLookup.Console(config.settings().intValue("max_db_client_connections"),
-                    config.precedence().maxUserClientConnections(user));
+            return new RouteLookup.Console(defaults.maxDbClientConnections(), rules.maxUserClientConnections(user));
         }
         Optional<DatabaseEntry> entry = config.database(database);
         if (entry.isEmpty()) {
@@ -61,22 +70,25 @@ public final class Routing {
             return new RouteLookup.Refused(PgError.fatal(SqlState.PROTOCOL_VIOLATION, "bouncer config error"));
         }
         String poolUser = db.user().orElse(user);
-        Precedence rules = config.precedence();
-        Optional<UserEntry> u = Optional.ofNullable(config.users().get(user));
-        var s = config.settings();
+        UserEntry u = config.users().get(user);
+        Route d = defaults;
         return new RouteLookup.Pooled(new Route(
                 new PoolKey(database, poolUser),
-                rules.pool(db, poolUser).poolMode(),
-                config.serverResetQuery(),
-                s.flag("server_reset_query_always"),
-                u.flatMap(UserEntry::queryTimeout).map(Duration::toNanos).orElse(s.nanos("query_timeout")),
-                u.flatMap(UserEntry::idleTransactionTimeout).map(Duration::toNanos).orElse(s.nanos("idle_transaction_timeout")),
-                u.flatMap(UserEntry::clientIdleTimeout).map(Duration::toNanos).orElse(s.nanos("client_idle_timeout")),
-                u.flatMap(UserEntry::transactionTimeout).map(Duration::toNanos).orElse(s.nanos("transaction_timeout")),
+                rules.poolMode(db, poolUser),
+                d.resetQuery(),
+                d.resetAlways(),
+                u == null ? d.queryTimeout() : nanosOr(u.queryTimeout(), d.queryTimeout()),
+                u == null ? d.idleTransactionTimeout() : nanosOr(u.idleTransactionTimeout(), d.idleTransactionTimeout()),
+                u == null ? d.clientIdleTimeout() : nanosOr(u.clientIdleTimeout(), d.clientIdleTimeout()),
+                u == null ? d.transactionTimeout() : nanosOr(u.transactionTimeout(), d.transactionTimeout()),
                 rules.maxDbClientConnections(db),
                 rules.maxUserClientConnections(user),
-                s.intValue("max_prepared_statements"),
-                s.intValue("max_pinned_servers")));
+                d.maxPreparedStatements(),
+                d.maxPinnedServers()));
+    }
+
+    private static long nanosOr(Optional<Duration> own, long inherited) {
+        return own.isPresent() ? own.get().toNanos() : inherited;
     }
 
     /** {@code database} has no [databases] entry of its own and is served through {@code *}. */

@@ -103,19 +103,14 @@ final class ClientParams {
 
     /**
      * ParameterStatus values for the login greeting: the server's, with the client's own on top.
-     * The tracked values the client is greeted with become its own too: a client that never
-     * asked for a TimeZone still has one, and must get it back on a server where another client
-     * SET a different one.
+     * Call {@link #fillUnset} with the same values first, so that the tracked values the client
+     * is greeted with become its own too: a client that never asked for a TimeZone still has
+     * one, and must get it back on a server where another client SET a different one.
      */
     Map<String, String> greeting(Map<String, String> welcome) {
         Map<String, String> out = new LinkedHashMap<>();
         if (welcome != null) {
             out.putAll(welcome);
-            welcome.forEach((k, v) -> {
-                if (isTracked(k)) {
-                    values.putIfAbsent(canonical(k), v);
-                }
-            });
         }
         out.putAll(values);
         return out;

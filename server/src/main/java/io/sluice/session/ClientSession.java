@@ -325,6 +325,7 @@ public final class ClientSession extends ChannelInboundHandlerAdapter {
         replication = mode;
         poolKey = r.poolKey();
         replicationRelay = new ReplicationRelay(this, server, p.applicationName());
+        p.fillUnset(server.params());
         greet(p, server.params(), State.ACTIVE);
     }
 

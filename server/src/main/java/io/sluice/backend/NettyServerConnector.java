@@ -8,6 +8,7 @@ import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoop;
 import io.netty.channel.unix.DomainSocketAddress;
 import io.netty.util.concurrent.ScheduledFuture;
+import io.sluice.log.Level;
 import io.sluice.net.FairReads;
 import io.sluice.net.RunJoiner;
 import io.sluice.net.TcpTuning;
@@ -151,7 +152,13 @@ public final class NettyServerConnector implements ServerConnector {
         f.addListener(done -> {
             if (!done.isSuccess()) {
                 timeout.cancel(false);
-                login.failed(SqlState.CONNECTION_FAILURE, "connect failed: " + done.cause().getMessage());
+                // clients see PgBouncer's words (server_login_retry's cached error: "connect
+                // failed"); the socket's own error is for the log only
+                ServerConnection conn = f.channel().pipeline().get(ServerConnection.class);
+                if (conn != null) {
+                    conn.log(Level.WARNING, "connect failed: " + done.cause().getMessage());
+                }
+                login.failed(SqlState.CONNECTION_FAILURE, "connect failed");
                 return;
             }
             Channel ch = f.channel();

@@ -132,11 +132,12 @@ final class Relay extends ClientSide implements StatementRouter.Owner {
     }
 
     private void forward(Frame frame) {
+        timeouts.forwarded(onQueryTimeout);
         switch (frame.type()) {
             case 'Q', 'S', 'F' -> {
                 pendingSyncs++;
                 unsynced = false;
-                timeouts.queryForwarded(onQueryTimeout);
+                timeouts.queryForwarded();
             }
             case 'd', 'c', 'f', Frame.CONTINUATION -> { }
             default -> unsynced = true;
@@ -164,7 +165,8 @@ final class Relay extends ClientSide implements StatementRouter.Owner {
     }
 
     private void queryTimedOut() {
-        if (server != null && pendingSyncs > 0) {
+        // the server is not "ready" (PgBouncer): it owes the client an answer or is in a transaction
+        if (server != null && (pendingSyncs > 0 || unsynced || server.inTransaction())) {
             session.fail(PgError.fatal(SqlState.PROTOCOL_VIOLATION, "query timeout"), "query timeout");
         }
     }

@@ -14,8 +14,11 @@ import java.util.concurrent.TimeUnit;
  * <li>client_idle_timeout: no server linked and nothing sent;
  * <li>idle_transaction_timeout: only while the transaction waits for the client, from the
  *     ReadyForQuery that left it open until the client's next message (PgBouncer's idle_tx);
- * <li>query_timeout: from the first query of a pipeline until its last ReadyForQuery, and for a
- *     request still queued for a server ("query_timeout", as PgBouncer words that case);
+ * <li>query_timeout: from the client's latest message for as long as its server is busy or in a
+ *     transaction (PgBouncer's request_time against a server that is not "ready": a client
+ *     idle inside a transaction counts too, and query_timeout wins over a longer
+ *     idle_transaction_timeout), and for a request still queued for a server ("query_timeout",
+ *     as PgBouncer words that case);
  * <li>transaction_timeout: from a transaction's first message (a single statement outside a
  *     block counts) until the ReadyForQuery that ends it, whether it runs or waits;
  * <li>query_wait_notify: one NOTICE per client once it has been queued longer than that.
@@ -80,9 +83,13 @@ final class RelayTimeouts {
         timers.cancel(Slot.QUERY);
     }
 
+    /** Any client message goes to the server: query_timeout counts again from now. */
+    void forwarded(Runnable onQueryTimeout) {
+        timers.arm(Slot.QUERY, route.queryTimeout(), onQueryTimeout);
+    }
+
     /** A query (Query, Sync, FunctionCall) goes to the server. */
-    void queryForwarded(Runnable onQueryTimeout) {
-        timers.armIfIdle(Slot.QUERY, route.queryTimeout(), onQueryTimeout);
+    void queryForwarded() {
         long limit = route.transactionTimeout();
         if (limit > 0 && !timers.armed(Slot.TRANSACTION)) {
             long left = transactionStart + limit - now();
@@ -90,10 +97,13 @@ final class RelayTimeouts {
         }
     }
 
-    /** The last ReadyForQuery of a pipeline: the query is over; IDLE also ends the transaction. */
+    /**
+     * The last ReadyForQuery of a pipeline. IDLE ends the transaction and its server is ready
+     * again; inside a transaction query_timeout goes on counting from the client's last message.
+     */
     void queryDone(boolean transactionEnded) {
-        timers.cancel(Slot.QUERY);
         if (transactionEnded) {
+            timers.cancel(Slot.QUERY);
             timers.cancel(Slot.TRANSACTION);
             transactionStart = -1;
         }

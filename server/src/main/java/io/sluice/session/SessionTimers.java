@@ -72,13 +72,6 @@ final class SessionTimers {
         wakeUp[i] = scheduler.schedule(wake[i], delayNanos);
     }
 
-    /** Arms only when the slot is free (the query timer spans a whole pipeline of queries). */
-    void armIfIdle(Slot slot, long delayNanos, Runnable action) {
-        if (!armed(slot)) {
-            arm(slot, delayNanos, action);
-        }
-    }
-
     boolean armed(Slot slot) {
         return onExpiry[slot.ordinal()] != null;
     }

@@ -18,9 +18,9 @@ import java.util.concurrent.CompletableFuture;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * PgBouncer's client timeouts against real clients: idle_transaction_timeout side by side with
- * Debian's PgBouncer 1.18 (a query that runs longer than it inside a transaction is not idle
- * time); transaction_timeout, query_wait_notify and server_fast_close on Sluice only, because
+ * PgBouncer's client timeouts against real clients: idle_transaction_timeout and query_timeout
+ * side by side with Debian's PgBouncer 1.18 (a query that runs longer than idle_transaction_timeout
+ * inside a transaction is not idle time; query_timeout also ends a transaction left idle); transaction_timeout, query_wait_notify and server_fast_close on Sluice only, because
  * they are PgBouncer 1.25 settings that 1.18 lacks (the expected behaviour is 1.25's source).
  */
 class ClientTimeoutsIT {
@@ -63,6 +63,47 @@ class ClientTimeoutsIT {
         System.out.println("idle_transaction_timeout: " + seen);
         assertThat(seen.get("sluice")).containsExactly("begin: 1", "a 3 s query in the transaction: done",
                 "after idling 2 s: idle transaction timeout");
+        if (seen.containsKey("pgbouncer")) {
+            assertThat(seen.get("sluice")).as("Sluice as PgBouncer").isEqualTo(seen.get("pgbouncer"));
+        }
+    }
+
+    /**
+     * query_timeout counts from the client's last message while its server is not "ready", so a
+     * client idle inside a transaction is ended by it too, before a longer
+     * idle_transaction_timeout (PgBouncer's janitor checks query_timeout first).
+     */
+    @Test
+    void queryTimeoutEndsAClientIdleInsideATransaction() throws Exception {
+        String ini = ini("pool_mode = session\nquery_timeout = 2\nidle_transaction_timeout = 4\n");
+        Map<String, List<String>> seen = new LinkedHashMap<>();
+        List<Pooler> poolers = new ArrayList<>();
+        try {
+            poolers.add(Pooler.sluice(ini, USERS));
+            if (PgBouncerProcess.available()) {
+                poolers.add(Pooler.pgbouncer(ini, USERS));
+            }
+            for (Pooler p : poolers) {
+                try (Connection c = p.connect("t")) {
+                    List<String> out = new ArrayList<>();
+                    out.add("outside a transaction: " + Queries.run(c, "select 1"));
+                    c.setAutoCommit(false);
+                    out.add("in a transaction: " + Queries.run(c, "select 2"));
+                    Await.until(Duration.ofSeconds(15), () -> p.log().contains("closing because: query timeout"),
+                            p + " closing the transaction left idle");
+                    String after = Queries.run(c, "select 3");
+                    out.add("after idling 2 s: " + (after.contains("query timeout")
+                            ? "query timeout" : after.startsWith("ERROR") ? "connection closed" : after));
+                    seen.put(p.name, out);
+                }
+            }
+        } finally {
+            Pooler.closeAll(poolers);
+        }
+        System.out.println("query_timeout, idle in a transaction: " + seen);
+        assertThat(seen.get("sluice")).containsExactly("outside a transaction: 1", "in a transaction: 2",
+                "after idling 2 s: query timeout");
+        assertThat(poolers.get(0).log()).doesNotContain("idle transaction timeout");
         if (seen.containsKey("pgbouncer")) {
             assertThat(seen.get("sluice")).as("Sluice as PgBouncer").isEqualTo(seen.get("pgbouncer"));
         }

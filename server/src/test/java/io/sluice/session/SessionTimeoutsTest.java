@@ -104,6 +104,45 @@ class SessionTimeoutsTest {
     }
 
     @Test
+    void queryTimeoutEndsATransactionLeftIdleBeforeALongerIdleTransactionTimeout() {
+        SessionHarness.Config c = config();
+        c.queryTimeout = 2 * S;
+        c.idleTransactionTimeout = 4 * S;
+        var h = new SessionHarness(PoolMode.SESSION, c);
+        h.clientSends(Encoders.query(ALLOC, "select 1"));
+        h.serverAnswers(TransactionStatus.IDLE);
+        h.time.advance(10 * S);
+        assertEquals(ClientSession.State.ACTIVE, h.session.state(), "a ready session server has no query timer");
+        h.clientSends(Encoders.query(ALLOC, "begin"));
+        h.time.advance(S);
+        h.serverAnswers(TransactionStatus.IN_TRANSACTION);
+        h.time.advance(S - MS);
+        assertEquals(ClientSession.State.ACTIVE, h.session.state(), "2 s from the client's message, not the answer");
+        drain(h.client);
+        h.time.advance(MS);
+        assertEquals(ClientSession.State.CLOSED, h.session.state());
+        String sent = sent(h.client);
+        assertTrue(sent.contains("query timeout"), sent);
+        assertFalse(sent.contains("idle transaction timeout"), sent);
+    }
+
+    @Test
+    void queryTimeoutCountsFromTheClientsLatestMessage() {
+        SessionHarness.Config c = config();
+        c.queryTimeout = S;
+        var h = new SessionHarness(PoolMode.TRANSACTION, c);
+        h.clientSends(Encoders.query(ALLOC, "select pg_sleep(5)"));
+        h.time.advance(900 * MS);
+        h.clientSends(Encoders.query(ALLOC, "select 2"));
+        h.time.advance(900 * MS);
+        assertEquals(ClientSession.State.ACTIVE, h.session.state(), "the second message started the count again");
+        drain(h.client);
+        h.time.advance(100 * MS);
+        assertEquals(ClientSession.State.CLOSED, h.session.state());
+        assertTrue(sent(h.client).contains("query timeout"));
+    }
+
+    @Test
     void queryTimeoutAlsoEndsAWaitForAServer() {
         SessionHarness.Config c = config();
         c.queryTimeout = S;

@@ -69,8 +69,17 @@ final class PauseControl implements DatabaseControl {
         return pausedAll;
     }
 
+    /** New transactions of {@code db} wait: PAUSE, KILL or a PAUSE of {@code db} itself. */
     boolean paused(String db) {
         return pausedAll || pausedDbs.contains(db);
+    }
+
+    /**
+     * PAUSE db / KILL marked {@code db} itself (PgBouncer's db_paused: SHOW DATABASES' paused
+     * column, and what RESUME db undoes); a global PAUSE leaves it unmarked.
+     */
+    boolean pausedOnItsOwn(String db) {
+        return pausedDbs.contains(db);
     }
 
     boolean disabled(String db) {
@@ -153,8 +162,7 @@ final class PauseControl implements DatabaseControl {
     @Override
     public void resume(String db) {
         if (db == null) {
-            pausedAll = false;
-            pausedDbs.clear();
+            pausedAll = false; // as PgBouncer: databases paused one by one stay paused until RESUME db
         } else {
             pausedDbs.remove(db);
         }
@@ -231,7 +239,13 @@ final class PauseControl implements DatabaseControl {
      */
     @Override
     public void kill(String db) {
-        markPaused(db);
+        if (db == null) {
+            // PgBouncer's KILL without a database pauses each database that has a pool, one by
+            // one (not the pooler: a plain RESUME does not undo it, RESUME db does)
+            server.pools().pools().forEach(p -> pausedDbs.add(p.key().database()));
+        } else {
+            markPaused(db);
+        }
         for (io.sluice.session.ClientSession c : List.copyOf(server.clients().all())) {
             if (!c.isConsole() && c.database() != null && (db == null || db.equals(c.database()))) {
                 c.kill("database removed", io.sluice.proto.PgError.fatal("08P01", "database removed"));

@@ -109,7 +109,7 @@ final class ServerAdminContext implements AdminContext {
                 e.poolMode().map(m -> m.configName()).orElse(null),
                 hosts.size() > 1 ? e.loadBalanceHosts().configName() : null,
                 rules.maxDbConnections(e), current, rules.maxDbClientConnections(e),
-                server.clients().clientsOfDatabase(e.name()), server.pauseControl().paused(e.name()),
+                server.clients().clientsOfDatabase(e.name()), server.pauseControl().pausedOnItsOwn(e.name()),
                 server.pauseControl().disabled(e.name()));
     }
 

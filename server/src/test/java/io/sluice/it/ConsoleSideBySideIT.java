@@ -63,6 +63,72 @@ class ConsoleSideBySideIT {
         }
     }
 
+    /**
+     * PAUSE without a database pauses the pooler, PAUSE db marks the database (SHOW DATABASES'
+     * paused column shows only that mark, PgBouncer's db_paused), and each RESUME undoes only
+     * its own kind. KILL without a database (1.25, not in 1.18) is checked on Sluice alone.
+     */
+    @Test
+    void pauseAndResumeKeepThePoolersAndTheDatabasesMarksApart() throws Exception {
+        List<String> steps = List.of("PAUSE", "paused?", "RESUME", "PAUSE placeholder", "PAUSE", "paused?",
+                "RESUME placeholder", "RESUME placeholder", "RESUME", "PAUSE placeholder", "RESUME", "paused?",
+                "RESUME placeholder", "paused?");
+        Map<String, List<String>> seen = new LinkedHashMap<>();
+        Pooler.inTurn(INI, USERS, p -> seen.put(p.toString(), steps.stream()
+                .map(c -> c.equals("paused?") ? "paused=" + pausedColumn(p.port()) : c + ": " + tagOrError(c, p.port()))
+                .toList()));
+        System.out.println("PAUSE and RESUME: " + seen);
+        assertThat(seen.get("sluice")).containsExactly("PAUSE: PAUSE", "paused=0", "RESUME: RESUME",
+                "PAUSE placeholder: PAUSE", "PAUSE: PAUSE", "paused=1", "RESUME placeholder: RESUME",
+                "RESUME placeholder: ERROR:  database placeholder is not paused", "RESUME: RESUME",
+                "PAUSE placeholder: PAUSE", "RESUME: ERROR:  pooler is not paused/suspended", "paused=1",
+                "RESUME placeholder: RESUME", "paused=0");
+        if (seen.containsKey("pgbouncer")) {
+            assertThat(seen.get("sluice")).as("Sluice as PgBouncer").isEqualTo(seen.get("pgbouncer"));
+        }
+    }
+
+    /** PgBouncer 1.25's KILL without a database: each database with a pool is marked paused, not the pooler. */
+    @Test
+    void killWithoutADatabasePausesEachDatabaseThatHasAPool() throws Exception {
+        String pgPort = String.valueOf(io.sluice.testkit.PgCluster.shared().port());
+        String ini = "[databases]\nused = host=127.0.0.1 port=" + pgPort + " dbname=postgres\n"
+                + "unused = host=127.0.0.1 port=" + pgPort + " dbname=postgres\n[pgbouncer]\n"
+                + "auth_type = trust\nadmin_users = postgres\n";
+        try (Pooler p = Pooler.sluice(ini, USERS)) {
+            try (var c = p.connect("used")) {
+                assertThat(Queries.run(c, "select 1")).isEqualTo("1");
+            }
+            assertThat(tagOrError("KILL", p.port())).isEqualTo("KILL");
+            assertThat(pausedColumn(p.port(), "used")).isEqualTo("1");
+            assertThat(pausedColumn(p.port(), "unused")).isEqualTo("0");
+            assertThat(tagOrError("RESUME", p.port())).isEqualTo("ERROR:  pooler is not paused/suspended");
+            assertThat(tagOrError("RESUME used", p.port())).isEqualTo("RESUME");
+        }
+    }
+
+    private static String pausedColumn(int port) {
+        return pausedColumn(port, "placeholder");
+    }
+
+    /** SHOW DATABASES' paused column of {@code db}, found by the header (1.18 and 1.25 differ in columns). */
+    private static String pausedColumn(int port, String db) {
+        ProcessResult r = ProcessRunner.of("psql", "-X", "-A", "-h", "127.0.0.1", "-p", String.valueOf(port),
+                "-U", "postgres", "-d", "pgbouncer", "-c", "SHOW DATABASES").env("PGOPTIONS", null).run();
+        List<String> lines = r.stdout().lines().toList();
+        int column = List.of(lines.get(0).split("\\|", -1)).indexOf("paused");
+        return lines.stream().filter(l -> l.startsWith(db + "|")).findFirst()
+                .map(l -> l.split("\\|", -1)[column]).orElse(r.describe());
+    }
+
+    /** A console command's tag, or its error line. */
+    private static String tagOrError(String command, int port) {
+        ProcessResult r = ProcessRunner.of("psql", "-X", "-A", "-h", "127.0.0.1", "-p", String.valueOf(port),
+                "-U", "postgres", "-d", "pgbouncer", "-c", command).env("PGOPTIONS", null).run();
+        return r.stderr().lines().filter(l -> l.startsWith("ERROR")).findFirst()
+                .orElse(r.stdout().strip());
+    }
+
     /** The database column of every row (the third column for SHOW CLIENTS, the first for SHOW POOLS). */
     private static List<String> firstColumn(int port, String show) {
         ProcessResult r = ProcessRunner.of("psql", "-X", "-A", "-t", "-h", "127.0.0.1", "-p", String.valueOf(port),

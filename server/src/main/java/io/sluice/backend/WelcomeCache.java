@@ -42,6 +42,14 @@ public final class WelcomeCache {
         this.paramsOf = paramsOf;
     }
 
+    /**
+     * Forgets the parameters of {@code database}'s pools (null: every pool), as PgBouncer's pools
+     * go with their welcome message when KILL drops them: the next login waits for a server again.
+     */
+    public void forget(String database) {
+        known.keySet().removeIf(k -> database == null || k.database().equals(database));
+    }
+
     /** Answers at once when the pool's parameters are known; otherwise when one server has told them. */
     public void request(PoolKey key, Callback callback) {
         Map<String, String> params = known.get(key);

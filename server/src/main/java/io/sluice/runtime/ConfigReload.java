@@ -92,6 +92,7 @@ final class ConfigReload {
         }
         server.pools().remove(db, REMOVED);
         server.pauseControl().forget(db);
+        server.forgetWelcome(db);
     }
 
     /** What a server connection of the entry logs in to; a change makes its servers close_needed. */

@@ -246,6 +246,8 @@ final class PauseControl implements DatabaseControl {
         } else {
             markPaused(db);
         }
+        // PgBouncer frees the killed pools with their welcome message: a new login waits for RESUME
+        server.forgetWelcome(db);
         for (io.sluice.session.ClientSession c : List.copyOf(server.clients().all())) {
             if (!c.isConsole() && c.database() != null && (db == null || db.equals(c.database()))) {
                 c.kill("database removed", io.sluice.proto.PgError.fatal("08P01", "database removed"));

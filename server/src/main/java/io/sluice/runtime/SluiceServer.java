@@ -404,6 +404,11 @@ public final class SluiceServer implements SessionContext {
         welcome.request(key, callback);
     }
 
+    /** KILL or a database leaving the config: {@code database}'s pools learn their greeting anew (null: all). */
+    void forgetWelcome(String database) {
+        welcome.forget(database);
+    }
+
     @Override
     public DatabaseStats stats(String database) {
         return stats.of(database);

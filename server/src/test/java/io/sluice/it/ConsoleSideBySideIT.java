@@ -107,16 +107,57 @@ class ConsoleSideBySideIT {
         }
     }
 
+    /**
+     * KILL drops a database's pools with what they learned from their servers, so a new login
+     * there waits (in cl_waiting) until RESUME, where after PAUSE it would be greeted at once.
+     */
+    @Test
+    void aLoginToAKilledDatabaseWaitsForResume() throws Exception {
+        String pgPort = String.valueOf(io.sluice.testkit.PgCluster.shared().port());
+        String ini = "[databases]\nused = host=127.0.0.1 port=" + pgPort + " dbname=postgres\n[pgbouncer]\n"
+                // PgBouncer 1.18 connects for the held login only server_login_retry after the KILL
+                + "auth_type = trust\nadmin_users = postgres\npool_mode = transaction\nserver_login_retry = 1\n";
+        Map<String, List<String>> seen = new LinkedHashMap<>();
+        Pooler.inTurn(ini, USERS, p -> {
+            List<String> out = new java.util.ArrayList<>();
+            try (var c = p.connect("used")) {
+                out.add("before: " + Queries.run(c, "select 1"));
+            }
+            out.add("KILL used: " + tagOrError("KILL used", p.port()));
+            try (RawClient login = new RawClient(p.port())) {
+                login.send(RawClient.startup(Map.of("user", "postgres", "database", "used")));
+                io.sluice.testkit.Await.until(java.time.Duration.ofSeconds(10),
+                        () -> "1".equals(column(p.port(), "SHOW POOLS", "used", "cl_waiting")), p + " holding the login");
+                out.add("login waiting: cl_waiting=1");
+                out.add("RESUME used: " + tagOrError("RESUME used", p.port()));
+                Map<Character, String> error = login.readUntilReadyOrError();
+                out.add("then: " + (error == null ? "logged in" : error.get('M')));
+            }
+            seen.put(p.toString(), out);
+        });
+        System.out.println("login to a killed database: " + seen);
+        assertThat(seen.get("sluice")).containsExactly("before: 1", "KILL used: KILL", "login waiting: cl_waiting=1",
+                "RESUME used: RESUME", "then: logged in");
+        if (seen.containsKey("pgbouncer")) {
+            assertThat(seen.get("sluice")).as("Sluice as PgBouncer").isEqualTo(seen.get("pgbouncer"));
+        }
+    }
+
     private static String pausedColumn(int port) {
         return pausedColumn(port, "placeholder");
     }
 
-    /** SHOW DATABASES' paused column of {@code db}, found by the header (1.18 and 1.25 differ in columns). */
+    /** SHOW DATABASES' paused column of {@code db}. */
     private static String pausedColumn(int port, String db) {
+        return column(port, "SHOW DATABASES", db, "paused");
+    }
+
+    /** A console listing's {@code name} column in the row of {@code db}, found by the header (versions differ in columns). */
+    private static String column(int port, String show, String db, String name) {
         ProcessResult r = ProcessRunner.of("psql", "-X", "-A", "-h", "127.0.0.1", "-p", String.valueOf(port),
-                "-U", "postgres", "-d", "pgbouncer", "-c", "SHOW DATABASES").env("PGOPTIONS", null).run();
+                "-U", "postgres", "-d", "pgbouncer", "-c", show).env("PGOPTIONS", null).run();
         List<String> lines = r.stdout().lines().toList();
-        int column = List.of(lines.get(0).split("\\|", -1)).indexOf("paused");
+        int column = List.of(lines.get(0).split("\\|", -1)).indexOf(name);
         return lines.stream().filter(l -> l.startsWith(db + "|")).findFirst()
                 .map(l -> l.split("\\|", -1)[column]).orElse(r.describe());
     }

@@ -103,4 +103,26 @@ class WelcomeCacheTest {
         vt.runUntilIdle();
         assertThat(c.params).containsEntry("TimeZone", "UTC");
     }
+
+    @Test
+    void aForgottenDatabaseAsksAServerAgain() {
+        Client first = new Client();
+        cache.request(KEY, first);
+        vt.runUntilIdle();
+        connector.completeNext();
+        vt.runUntilIdle();
+        assertThat(first.params).isNotNull();
+
+        cache.forget("other");
+        Client same = new Client();
+        cache.request(KEY, same);
+        assertThat(same.params).as("another database's KILL leaves this pool's greeting").isNotNull();
+
+        cache.forget("db");
+        Client after = new Client();
+        cache.request(KEY, after);
+        vt.runUntilIdle();
+        assertThat(after.params).isNotNull();
+        assertThat(asked).as("learned from a server again, not from the cache").hasSize(2);
+    }
 }

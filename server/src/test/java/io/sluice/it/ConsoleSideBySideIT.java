@@ -143,6 +143,32 @@ class ConsoleSideBySideIT {
         }
     }
 
+    /** SHOW SOCKETS' state is the list a socket is on (cl_active, sv_idle, ...), not SHOW CLIENTS' words. */
+    @Test
+    void showSocketsNamesTheListsEachSocketIsOn() throws Exception {
+        String pgPort = String.valueOf(io.sluice.testkit.PgCluster.shared().port());
+        String ini = "[databases]\nused = host=127.0.0.1 port=" + pgPort + " dbname=postgres\n[pgbouncer]\n"
+                + "auth_type = trust\nadmin_users = postgres\npool_mode = transaction\n";
+        Map<String, List<String>> seen = new LinkedHashMap<>();
+        Pooler.inTurn(ini, USERS, p -> {
+            try (var c = p.connect("used")) {
+                Queries.run(c, "select 1");
+                ProcessResult r = ProcessRunner.of("psql", "-X", "-A", "-h", "127.0.0.1", "-p", String.valueOf(p.port()),
+                        "-U", "postgres", "-d", "pgbouncer", "-c", "SHOW SOCKETS").env("PGOPTIONS", null).run();
+                List<String> lines = r.stdout().lines().filter(l -> l.contains("|")).toList();
+                int type = List.of(lines.get(0).split("\\|", -1)).indexOf("type");
+                int state = List.of(lines.get(0).split("\\|", -1)).indexOf("state");
+                seen.put(p.toString(), lines.stream().skip(1).map(l -> l.split("\\|", -1))
+                        .map(f -> f[type] + " " + f[state]).sorted().toList());
+            }
+        });
+        System.out.println("SHOW SOCKETS states: " + seen);
+        assertThat(seen.get("sluice")).containsExactly("C cl_active", "C cl_active", "S sv_idle");
+        if (seen.containsKey("pgbouncer")) {
+            assertThat(seen.get("sluice")).as("Sluice as PgBouncer").isEqualTo(seen.get("pgbouncer"));
+        }
+    }
+
     private static String pausedColumn(int port) {
         return pausedColumn(port, "placeholder");
     }

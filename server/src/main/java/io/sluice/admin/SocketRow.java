@@ -57,4 +57,11 @@ public record SocketRow(
         Objects.requireNonNull(state, "state");
         Objects.requireNonNull(buffers, "buffers");
     }
+
+    /** The same socket in another state (SHOW SOCKETS names the list, not the client's state). */
+    public SocketRow withState(String newState) {
+        return new SocketRow(type, user, database, replication, newState, addr, port, localAddr, localPort,
+                connectTimeMillis, requestTimeMillis, waitMicros, closeNeeded, ptr, link, remotePid, tls,
+                applicationName, preparedStatements, id, buffers);
+    }
 }

@@ -227,19 +227,12 @@ final class ServerAdminContext implements AdminContext {
         // SHOW SOCKETS names the list each socket is on (PgBouncer's cl_active, sv_idle, ...)
         List<SocketRow> rows = new ArrayList<>();
         for (SocketRow r : clients()) {
-            rows.add(withState(r, r.state().equals("waiting") ? "cl_waiting" : "cl_active"));
+            rows.add(r.withState(r.state().equals("waiting") ? "cl_waiting" : "cl_active"));
         }
         for (SocketRow r : servers()) {
-            rows.add(withState(r, r.state().equals("new") ? "sv_login" : "sv_" + r.state()));
+            rows.add(r.withState(r.state().equals("new") ? "sv_login" : "sv_" + r.state()));
         }
         return rows;
-    }
-
-    private static SocketRow withState(SocketRow r, String state) {
-        return new SocketRow(r.type(), r.user(), r.database(), r.replication(), state, r.addr(), r.port(),
-                r.localAddr(), r.localPort(), r.connectTimeMillis(), r.requestTimeMillis(), r.waitMicros(),
-                r.closeNeeded(), r.ptr(), r.link(), r.remotePid(), r.tls(), r.applicationName(),
-                r.preparedStatements(), r.id(), r.buffers());
     }
 
     @Override

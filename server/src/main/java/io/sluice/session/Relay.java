@@ -52,14 +52,13 @@ final class Relay extends ClientSide implements StatementRouter.Owner {
     private long linkedAt;
     private final QueryTimes times;
     private long waitStart;
-    private final Runnable onQueryTimeout = this::queryTimedOut;
 
     Relay(ClientSession session, Route route, ClientParams params, DatabaseStats stats, SessionTimers timers) {
         super(session);
         this.route = route;
         this.params = params;
         this.stats = stats;
-        this.timeouts = new RelayTimeouts(session, route, timers);
+        this.timeouts = new RelayTimeouts(session, route, timers, this::serverNotReady);
         this.policy = new ReleasePolicy(route.mode(), route.resetAlways());
         this.router = route.mode() == PoolMode.SESSION ? null : new StatementRouter(client, clientVoid, this, stats,
                 route.maxPreparedStatements(), session.context().settings().trackedParameters());
@@ -89,6 +88,11 @@ final class Relay extends ClientSide implements StatementRouter.Owner {
     /** A query or an unsynced extended-protocol batch is in flight on the server. */
     boolean busy() {
         return server != null && (pendingSyncs > 0 || unsynced);
+    }
+
+    /** PgBouncer's "not ready": the linked server owes the client an answer or is in a transaction. */
+    private boolean serverNotReady() {
+        return busy() || server != null && server.inTransaction();
     }
 
     // ---- client -> server -------------------------------------------------------------------
@@ -132,7 +136,7 @@ final class Relay extends ClientSide implements StatementRouter.Owner {
     }
 
     private void forward(Frame frame) {
-        timeouts.forwarded(onQueryTimeout);
+        timeouts.forwarded();
         switch (frame.type()) {
             case 'Q', 'S', 'F' -> {
                 pendingSyncs++;
@@ -161,13 +165,6 @@ final class Relay extends ClientSide implements StatementRouter.Owner {
             // before flushing: a flush that drains the buffer reports writability at once.
             gate.hold(ReadGate.SERVER_FULL);
             server.flush();
-        }
-    }
-
-    private void queryTimedOut() {
-        // the server is not "ready" (PgBouncer): it owes the client an answer or is in a transaction
-        if (server != null && (pendingSyncs > 0 || unsynced || server.inTransaction())) {
-            session.fail(PgError.fatal(SqlState.PROTOCOL_VIOLATION, "query timeout"), "query timeout");
         }
     }
 
@@ -322,7 +319,7 @@ final class Relay extends ClientSide implements StatementRouter.Owner {
 
     @Override
     public void probeDone() {
-        if (server == null || pendingSyncs > 0 || unsynced || server.inTransaction()) {
+        if (server == null || serverNotReady()) {
             return; // the client went on; its next ReadyForQuery decides
         }
         if (policy.releaseAt(TransactionStatus.IDLE) && !holdsServer() && server != null) {
@@ -396,7 +393,7 @@ final class Relay extends ClientSide implements StatementRouter.Owner {
      * disconnected with it, as PgBouncer does. True when it did so.
      */
     boolean closeIfServerClosing() {
-        if (server == null || busy() || server.inTransaction() || !lease.closeNeeded()
+        if (server == null || serverNotReady() || !lease.closeNeeded()
                 || !session.context().settings().serverFastClose()) {
             return false;
         }

@@ -6,6 +6,7 @@ import io.sluice.proto.codec.Encoders;
 import io.sluice.session.SessionTimers.Slot;
 
 import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
 
 /**
  * PgBouncer's client timeouts for one relayed session, each on its own {@link Slot} and each
@@ -31,20 +32,24 @@ final class RelayTimeouts {
     private final ClientSession session;
     private final Route route;
     private final SessionTimers timers;
+    /** PgBouncer's "not ready": the linked server owes an answer or is in a transaction. */
+    private final BooleanSupplier serverNotReady;
     /** Start of the open transaction (context clock), or -1 when none is open. */
     private long transactionStart = -1;
     private boolean waitNoticeSent;
     // built once: these are armed around every transaction
-    private final Runnable onQueryTimeout = () -> expire("query_timeout");
+    private final Runnable onWaitTimeout = () -> expire("query_timeout");
+    private final Runnable onQueryTimeout = this::queryTimedOut;
     private final Runnable onWaitNotice = this::sendWaitNotice;
     private final Runnable onTransactionTimeout = () -> expire("transaction timeout");
     private final Runnable onIdleTransactionTimeout = () -> expire("idle transaction timeout");
     private final Runnable onClientIdleTimeout = () -> expire("client_idle_timeout");
 
-    RelayTimeouts(ClientSession session, Route route, SessionTimers timers) {
+    RelayTimeouts(ClientSession session, Route route, SessionTimers timers, BooleanSupplier serverNotReady) {
         this.session = session;
         this.route = route;
         this.timers = timers;
+        this.serverNotReady = serverNotReady;
     }
 
     long now() {
@@ -62,7 +67,7 @@ final class RelayTimeouts {
     /** The client's request is queued for a server. */
     void waiting() {
         timers.cancel(Slot.IDLE);
-        timers.arm(Slot.QUERY, route.queryTimeout(), onQueryTimeout);
+        timers.arm(Slot.QUERY, route.queryTimeout(), onWaitTimeout);
         long notify = TimeUnit.NANOSECONDS.toSeconds(session.context().settings().queryWaitNotify());
         if (notify > 0 && !waitNoticeSent) {
             // PgBouncer compares whole seconds waited with "> query_wait_notify": the notice
@@ -83,9 +88,18 @@ final class RelayTimeouts {
         timers.cancel(Slot.QUERY);
     }
 
-    /** Any client message goes to the server: query_timeout counts again from now. */
-    void forwarded(Runnable onQueryTimeout) {
+    /**
+     * Any client message goes to the server: query_timeout counts again from now, and ends the
+     * session when it runs out while the server is still not ready.
+     */
+    void forwarded() {
         timers.arm(Slot.QUERY, route.queryTimeout(), onQueryTimeout);
+    }
+
+    private void queryTimedOut() {
+        if (serverNotReady.getAsBoolean()) {
+            expire("query timeout");
+        }
     }
 
     /** A query (Query, Sync, FunctionCall) goes to the server. */

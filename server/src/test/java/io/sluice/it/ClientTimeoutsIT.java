@@ -1,7 +1,6 @@
 package io.sluice.it;
 
 import io.sluice.testkit.Await;
-import io.sluice.testkit.PgBouncerProcess;
 import io.sluice.testkit.PgCluster;
 import io.sluice.testkit.ProcessResult;
 import io.sluice.testkit.ProcessRunner;
@@ -10,7 +9,6 @@ import org.junit.jupiter.api.Test;
 import java.sql.Connection;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
@@ -35,37 +33,18 @@ class ClientTimeoutsIT {
     @Test
     void idleTransactionTimeoutCountsOnlyTheTimeATransactionWaitsForItsClient() throws Exception {
         String ini = ini("pool_mode = transaction\nidle_transaction_timeout = 2\n");
-        Map<String, List<String>> seen = new LinkedHashMap<>();
-        List<Pooler> poolers = new ArrayList<>();
-        try {
-            poolers.add(Pooler.sluice(ini, USERS));
-            if (PgBouncerProcess.available()) {
-                poolers.add(Pooler.pgbouncer(ini, USERS));
+        Pooler.sameAnswers("idle_transaction_timeout", ini, USERS, p -> {
+            try (Connection c = p.connect("t")) {
+                c.setAutoCommit(false);
+                List<String> out = new ArrayList<>();
+                out.add("begin: " + Queries.run(c, "select 1"));
+                out.add("a 3 s query in the transaction: " + Queries.run(c, "select 'done' from pg_sleep(3)"));
+                Await.until(Duration.ofSeconds(15), () -> p.log().contains("closing because: idle transaction timeout"),
+                        p + " closing the idle transaction");
+                out.add("after idling 2 s: " + closedWith(Queries.run(c, "select 2"), "idle transaction timeout"));
+                return out;
             }
-            for (Pooler p : poolers) {
-                try (Connection c = p.connect("t")) {
-                    c.setAutoCommit(false);
-                    List<String> out = new ArrayList<>();
-                    out.add("begin: " + Queries.run(c, "select 1"));
-                    out.add("a 3 s query in the transaction: " + Queries.run(c, "select 'done' from pg_sleep(3)"));
-                    Await.until(Duration.ofSeconds(15),
-                            () -> p.log().contains("closing because: idle transaction timeout"),
-                            p + " closing the idle transaction");
-                    String after = Queries.run(c, "select 2");
-                    out.add("after idling 2 s: " + (after.contains("idle transaction timeout")
-                            ? "idle transaction timeout" : after.startsWith("ERROR") ? "connection closed" : after));
-                    seen.put(p.name, out);
-                }
-            }
-        } finally {
-            Pooler.closeAll(poolers);
-        }
-        System.out.println("idle_transaction_timeout: " + seen);
-        assertThat(seen.get("sluice")).containsExactly("begin: 1", "a 3 s query in the transaction: done",
-                "after idling 2 s: idle transaction timeout");
-        if (seen.containsKey("pgbouncer")) {
-            assertThat(seen.get("sluice")).as("Sluice as PgBouncer").isEqualTo(seen.get("pgbouncer"));
-        }
+        }, "begin: 1", "a 3 s query in the transaction: done", "after idling 2 s: idle transaction timeout");
     }
 
     /**
@@ -76,37 +55,25 @@ class ClientTimeoutsIT {
     @Test
     void queryTimeoutEndsAClientIdleInsideATransaction() throws Exception {
         String ini = ini("pool_mode = session\nquery_timeout = 2\nidle_transaction_timeout = 4\n");
-        Map<String, List<String>> seen = new LinkedHashMap<>();
-        List<Pooler> poolers = new ArrayList<>();
-        try {
-            poolers.add(Pooler.sluice(ini, USERS));
-            if (PgBouncerProcess.available()) {
-                poolers.add(Pooler.pgbouncer(ini, USERS));
+        Pooler.sameAnswers("query_timeout, idle in a transaction", ini, USERS, p -> {
+            try (Connection c = p.connect("t")) {
+                List<String> out = new ArrayList<>();
+                out.add("outside a transaction: " + Queries.run(c, "select 1"));
+                c.setAutoCommit(false);
+                out.add("in a transaction: " + Queries.run(c, "select 2"));
+                Await.until(Duration.ofSeconds(15), () -> p.log().contains("closing because: query timeout"),
+                        p + " closing the transaction left idle");
+                out.add("after idling 2 s: " + closedWith(Queries.run(c, "select 3"), "query timeout"));
+                out.add("idle transaction timeout logged: " + p.log().contains("idle transaction timeout"));
+                return out;
             }
-            for (Pooler p : poolers) {
-                try (Connection c = p.connect("t")) {
-                    List<String> out = new ArrayList<>();
-                    out.add("outside a transaction: " + Queries.run(c, "select 1"));
-                    c.setAutoCommit(false);
-                    out.add("in a transaction: " + Queries.run(c, "select 2"));
-                    Await.until(Duration.ofSeconds(15), () -> p.log().contains("closing because: query timeout"),
-                            p + " closing the transaction left idle");
-                    String after = Queries.run(c, "select 3");
-                    out.add("after idling 2 s: " + (after.contains("query timeout")
-                            ? "query timeout" : after.startsWith("ERROR") ? "connection closed" : after));
-                    seen.put(p.name, out);
-                }
-            }
-        } finally {
-            Pooler.closeAll(poolers);
-        }
-        System.out.println("query_timeout, idle in a transaction: " + seen);
-        assertThat(seen.get("sluice")).containsExactly("outside a transaction: 1", "in a transaction: 2",
-                "after idling 2 s: query timeout");
-        assertThat(poolers.get(0).log()).doesNotContain("idle transaction timeout");
-        if (seen.containsKey("pgbouncer")) {
-            assertThat(seen.get("sluice")).as("Sluice as PgBouncer").isEqualTo(seen.get("pgbouncer"));
-        }
+        }, "outside a transaction: 1", "in a transaction: 2", "after idling 2 s: query timeout",
+                "idle transaction timeout logged: false");
+    }
+
+    /** {@code reason} when the answer carries it, else "connection closed" for another error, else the answer. */
+    private static String closedWith(String answer, String reason) {
+        return answer.contains(reason) ? reason : answer.startsWith("ERROR") ? "connection closed" : answer;
     }
 
     /** PgBouncer 1.25 only: 1.18 has no transaction_timeout. */

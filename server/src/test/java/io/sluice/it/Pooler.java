@@ -12,13 +12,17 @@ import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Properties;
 import java.util.function.Consumer;
 import java.util.function.IntSupplier;
 import java.util.function.Predicate;
 import java.util.function.Supplier;
 import java.util.function.UnaryOperator;
+
+import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * A pooler under test as an operator sees it: a process started from a pgbouncer.ini, its port,
@@ -140,6 +144,27 @@ final class Pooler implements AutoCloseable {
             try (Pooler pgbouncer = pgbouncer(ini, userlist)) {
                 scenario.run(pgbouncer);
             }
+        }
+    }
+
+    /** What a side-by-side test records on one pooler: the answers its clients saw, in order. */
+    interface Answers {
+        List<String> of(Pooler p) throws Exception;
+    }
+
+    /**
+     * The side-by-side check: runs {@code scenario} on each pooler {@link #inTurn in turn}, prints
+     * what each answered under {@code label}, and asserts that Sluice answered {@code expected}
+     * and PgBouncer, when installed, exactly the same.
+     */
+    static void sameAnswers(String label, String ini, String userlist, Answers scenario, String... expected)
+            throws Exception {
+        Map<String, List<String>> seen = new LinkedHashMap<>();
+        inTurn(ini, userlist, p -> seen.put(p.name, scenario.of(p)));
+        System.out.println(label + ": " + seen);
+        assertThat(seen.get("sluice")).containsExactly(expected);
+        if (seen.containsKey("pgbouncer")) {
+            assertThat(seen.get("sluice")).as("Sluice as PgBouncer").isEqualTo(seen.get("pgbouncer"));
         }
     }
 

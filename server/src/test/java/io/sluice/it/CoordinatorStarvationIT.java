@@ -71,6 +71,38 @@ class CoordinatorStarvationIT {
         }
     }
 
+    /**
+     * max_db_connections = 1 and two users in transaction pooling: the second user, with no server
+     * at all, takes the first user's idle one at once, as PgBouncer's evict_connection does. Sluice
+     * used to shield it for min_connection_lifetime (30 s), so that login ran into
+     * query_wait_timeout; the first user then takes it back the same way.
+     */
+    @Test
+    void aUserWithNoServerTakesTheDatabasesOnlyIdleServerAtOnce() throws Exception {
+        PgCluster pg = PgCluster.shared();
+        String db = PgCluster.uniqueName("one");
+        String userA = PgCluster.uniqueName("oa");
+        String userB = PgCluster.uniqueName("ob");
+        pg.createDatabase(db, PgCluster.SUPERUSER);
+        pg.createUser(userA, "secret-a", Encryption.MD5);
+        pg.createUser(userB, "secret-b", Encryption.MD5);
+        String ini = "[databases]\n" + db + " = host=127.0.0.1 port=" + pg.port() + " max_db_connections=1\n"
+                + "[pgbouncer]\nauth_type = trust\npool_mode = transaction\nquery_wait_timeout = 3\n"
+                + "admin_users = postgres\n";
+        String users = "\"postgres\" \"\"\n\"" + userA + "\" \"secret-a\"\n\"" + userB + "\" \"secret-b\"\n";
+        Pooler.sameAnswers("max_db_connections = 1, two users", ini, users, p -> {
+            try (Connection a = p.connect(db, userA); Connection b = p.connect(db, userB)) {
+                List<String> out = new java.util.ArrayList<>();
+                out.add("A: " + Queries.run(a, "select 1"));
+                out.add("B: " + Queries.run(b, "select 2"));
+                out.add("A again: " + Queries.run(a, "select 3"));
+                Await.until(Duration.ofSeconds(10), () -> p.log().contains("closing because: evicted"), p + " evicting");
+                out.add("evicted");
+                return out;
+            }
+        }, "A: 1", "B: 2", "A again: 3", "evicted");
+    }
+
     private static void run(PgCluster pg, String db, String ini, String users, Path script, String userA, String userB,
                             String warm) throws Exception {
 

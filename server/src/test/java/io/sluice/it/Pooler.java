@@ -89,6 +89,13 @@ final class Pooler implements AutoCloseable {
         return connect(db, new Properties());
     }
 
+    /** {@link #connect(String)} as {@code user} (no password: for auth_type = trust). */
+    Connection connect(String db, String user) throws SQLException {
+        Properties props = new Properties();
+        props.setProperty("preferQueryMode", "simple");
+        return Jdbc.connect("127.0.0.1", port(), db, user, null, props);
+    }
+
     /** {@link #connect(String)} with extra pgjdbc properties, e.g. {@code socketTimeout} for a fault test. */
     Connection connect(String db, Properties extra) throws SQLException {
         Properties props = new Properties();

@@ -18,14 +18,16 @@ import java.util.function.Supplier;
  * the requester may lose an idle connection when it holds more than its
  * {@code min_guaranteed_pool_size}, and the connection is eligible when either
  * <ul>
+ * <li>the requester holds no connection at all: it cannot serve anyone, and PgBouncer would
+ *     evict at once (with max_db_connections = 1 two pools trade the one connection, as there), or</li>
  * <li>the pool holds at least two more connections than the requester (a move toward an even
  *     split: PgBouncer would evict here at once, so Sluice does too, at any age), or</li>
  * <li>the connection has sat idle at least min_connection_lifetime (counted from its last use,
  *     not its birth: a pool that went idle stops shielding its connections that long after its
  *     last transaction, whenever it started).</li>
  * </ul>
- * Moves of the first kind only ever narrow the gap between two pools, so they cannot ping-pong;
- * the floor guards the other moves, which could. {@code min_pool_size} shields nothing, as in
+ * Moves of the second kind only ever narrow the gap between two pools, so they cannot ping-pong;
+ * the floor guards the moves between pools of about the same size, which could. {@code min_pool_size} shields nothing, as in
  * PgBouncer (it stays a replenish target). The victim of a pool is its longest-idle eligible
  * connection. p95 is read once per stats cycle (15 s) per pool, so ranking does not rescan
  * histograms. Engine thread only.
@@ -114,7 +116,7 @@ public final class PoolEvictionSource implements EvictionSource {
     /** When an idle connection of a neighbour may go to a requester of {@code requesterSize} connections. */
     record Eligibility(int requesterSize, long minLifetimeNanos) {
         boolean allows(Pool owner, PooledServer s, long now) {
-            return owner.size() > requesterSize + 1 || s.idleFor(now) >= minLifetimeNanos;
+            return requesterSize == 0 || owner.size() > requesterSize + 1 || s.idleFor(now) >= minLifetimeNanos;
         }
     }
 

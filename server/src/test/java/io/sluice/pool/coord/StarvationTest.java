@@ -17,8 +17,8 @@ import org.junit.jupiter.api.Test;
 /**
  * A pool of a full database is never served later than PgBouncer would serve it: PgBouncer
  * evicts the longest-idle server of any pool of the database at once. Sluice evicts at once
- * whenever the neighbour holds at least two more servers than the starving pool (a move toward
- * an even split cannot ping-pong), and otherwise only connections idle for
+ * whenever the pool that needs a server has none, or the neighbour holds at least two more servers
+ * than it (a move toward an even split cannot ping-pong), and otherwise only connections idle for
  * min_connection_lifetime since their last use. min_pool_size shields nothing (as in PgBouncer);
  * min_guaranteed_pool_size does.
  */
@@ -79,6 +79,30 @@ class StarvationTest {
         assertThat(w.served()).isTrue();
         assertThat(closedCount(aServers)).isEqualTo(1);
         assertThat(h.snap().evictions()).isEqualTo(1);
+    }
+
+    /**
+     * A pool with no server cannot serve anyone: it takes a neighbour's idle server at once even
+     * when that neighbour holds just the one (max_db_connections = 1 with two users), and the
+     * neighbour takes it back the same way, as PgBouncer trades it.
+     */
+    @Test
+    void aPoolWithNoServerTakesANeighboursOnlyIdleServerAtOnce() {
+        CoordHarness h = new CoordHarness(1, 0, 0, 30 * S, MS);
+        Pool a = h.pool("a", settings());
+        Pool b = h.pool("b", settings());
+        List<FakeServerHandle> aServers = h.warm(a, 1);      // used just now
+        TestWaiter bClient = h.checkout(b);
+        h.vt.advance(5 * MS);
+        assertThat(bClient.served()).isTrue();
+        assertThat(closedCount(aServers)).isEqualTo(1);
+
+        bClient.lease.release();
+        TestWaiter aClient = h.checkout(a);
+        h.vt.advance(5 * MS);
+        assertThat(aClient.served()).as("A, now without a server, takes B's back").isTrue();
+        assertThat(h.snap().evictions()).isEqualTo(2);
+        assertThat(h.connector.maxLive).isLessThanOrEqualTo(1);
     }
 
     @Test

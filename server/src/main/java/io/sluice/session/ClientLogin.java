@@ -89,7 +89,10 @@ final class ClientLogin {
         if (p instanceof StartupPacket.SslRequest) {
             session.tlsState().sslRequested();
         } else if (p instanceof StartupPacket.GssEncRequest) {
-            ch.writeAndFlush(Encoders.refuseEncryption(ch.alloc()));
+            if (!ClientTlsState.refusedUnencryptedData(session, ch.pipeline().get(StartupDecoder.class),
+                    "GSSAPI encryption request")) {
+                ch.writeAndFlush(Encoders.refuseEncryption(ch.alloc()));
+            }
         } else if (p instanceof StartupPacket.CancelRequest c) {
             step = Step.DONE;
             CancelRequests.handle(session, c);

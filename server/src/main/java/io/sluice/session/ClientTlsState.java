@@ -50,6 +50,10 @@ final class ClientTlsState {
         }
         ClientDebug.line(session, Level.NOISE, () -> "C: req SSL");
         Channel ch = session.channel();
+        StartupDecoder startup = ch.pipeline().get(StartupDecoder.class);
+        if (refusedUnencryptedData(session, startup, "SSL request")) {
+            return;
+        }
         ClientTls t = session.context().clientTls();
         if (!t.acceptsSslRequest(session.unixSocket())) {
             ClientDebug.line(session, Level.NOISE, () -> "P: nak");
@@ -57,15 +61,23 @@ final class ClientTlsState {
             return;
         }
         ClientDebug.line(session, Level.NOISE, () -> "P: SSL ack");
-        StartupDecoder startup = ch.pipeline().get(StartupDecoder.class);
-        if (startup.buffered() > 0) {
-            session.fail(PgError.fatal(SqlState.PROTOCOL_VIOLATION, "received unencrypted data after SSL request"),
-                    "received unencrypted data after SSL request");
-            return;
-        }
         started = true;
         t.startAfterSslRequest(ch.pipeline(), ch.pipeline().context(startup).name());
         ch.writeAndFlush(Encoders.acceptEncryption(ch.alloc()));
+    }
+
+    /**
+     * Bytes that came with an SSLRequest or GSSENCRequest were sent before the client could have
+     * seen the answer: unencrypted, maybe injected (CVE-2021-23214). PgBouncer and PostgreSQL end
+     * the connection whether or not they would have started TLS; so does this. True when it did.
+     */
+    static boolean refusedUnencryptedData(ClientSession session, StartupDecoder startup, String request) {
+        if (startup.buffered() == 0) {
+            return false;
+        }
+        String reason = "received unencrypted data after " + request;
+        session.fail(PgError.fatal(SqlState.PROTOCOL_VIOLATION, reason), reason);
+        return true;
     }
 
     /** The handshake ended (after an SSLRequest or direct): record the session, or log and close. */

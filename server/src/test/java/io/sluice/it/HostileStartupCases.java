@@ -93,10 +93,11 @@ final class HostileStartupCases {
             assertThat(c.readRawByte()).isEqualTo('N');
             c.send(startup(LOGIN));
         }, READY));
-        cs.add(new Hostile.Case("SSLRequest with the startup packet in the same write", FRESH, c -> {
-            c.send(cat(packet(SSL), startup(LOGIN)));
-            assertThat(c.readRawByte()).isEqualTo('N');
-        }, READY));
+        // bytes sent before the answer could have been read: refused with TLS off too (CVE-2021-23214)
+        cs.add(of("SSLRequest with the startup packet in the same write", FRESH, cat(packet(SSL), startup(LOGIN)),
+                errorClose("08P01", "received unencrypted data after SSL request")));
+        cs.add(of("GSSENCRequest with the startup packet in the same write", FRESH, cat(packet(GSS), startup(LOGIN)),
+                errorClose("08P01", "received unencrypted data after GSSAPI encryption request")));
         cs.add(new Hostile.Case("SSLRequest with a body", FRESH, c -> {
             c.send(packet(SSL, new byte[8]));
             assertThat(c.readRawByte()).isEqualTo('N');

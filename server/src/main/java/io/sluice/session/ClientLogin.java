@@ -1,6 +1,7 @@
 package io.sluice.session;
 
 import io.netty.channel.ChannelPipeline;
+import io.sluice.auth.AuthFailure;
 import io.sluice.auth.AuthMethod;
 import io.sluice.auth.ClientAuthDecision;
 import io.sluice.auth.ClientAuthExchange;
@@ -9,6 +10,7 @@ import io.sluice.auth.ClientAuthPolicy;
 import io.sluice.auth.LoginRequest;
 import io.sluice.auth.UserLookup;
 import io.sluice.config.userlist.Secret;
+import io.sluice.log.Level;
 import io.sluice.pool.CheckoutFailure;
 import io.sluice.proto.Frame;
 import io.sluice.proto.PgError;
@@ -76,6 +78,14 @@ final class ClientLogin {
 
     void dispose() {
         step = Step.DONE;
+    }
+
+    /**
+     * The client owes the next move: its startup packet or its password (PgBouncer's CL_LOGIN
+     * list). Not while an auth_query or the pool's first server is awaited (CL_WAITING_LOGIN).
+     */
+    boolean awaitingClient() {
+        return step == Step.STARTUP || step == Step.AUTH;
     }
 
     // ---- startup ----------------------------------------------------------------------------
@@ -365,6 +375,10 @@ final class ClientLogin {
             // PostgreSQL's (28P01 for a wrong password, which drivers key "bad credentials" on).
             // Channel binding, which PgBouncer lacks, is refused in PostgreSQL's words.
             var x = f.failure();
+            if (!x.postgresWords() && x.detail() != null && AuthFailure.PGBOUNCER_SASL_REASON.equals(f.logReason())) {
+                // PgBouncer logs why a SCRAM exchange failed (MD5 secret, nonce, proof) as an ERROR first
+                session.log(Level.ERROR, x.detail());
+            }
             session.fail(x.postgresWords() ? new PgError("FATAL", x.sqlState(), x.message(), x.detail())
                     : PgError.fatal(x.sqlState(), f.logReason()), f.logReason());
         }

@@ -22,6 +22,8 @@ import io.sluice.proto.SqlState;
 import io.sluice.proto.StartupPacket;
 import io.sluice.proto.TransactionStatus;
 import io.sluice.proto.codec.Encoders;
+import io.sluice.proto.codec.FrameDecoder;
+import io.sluice.proto.codec.StartupDecoder;
 import io.sluice.util.SocketIds;
 import io.sluice.tls.TlsInfo;
 import io.sluice.tls.TlsProtocolException;
@@ -269,8 +271,20 @@ public final class ClientSession extends ChannelInboundHandlerAdapter {
     @Override
     public void channelInactive(ChannelHandlerContext c) {
         // Terminate has closed the session already; a socket that just ends is PgBouncer's
-        // "client unexpected eof" (a probe that connects and leaves during login logs nothing)
-        close("client unexpected eof");
+        // "client unexpected eof", except during login between whole packets: a monitoring
+        // probe, or psql asking for a password, logs nothing there (client_proto)
+        if (state == State.LOGIN && login != null && login.awaitingClient() && nothingPartial()) {
+            end(null, null);
+        } else {
+            close("client unexpected eof");
+        }
+    }
+
+    /** No message has arrived in part (the decoders hold no bytes). */
+    private boolean nothingPartial() {
+        StartupDecoder startup = channel.pipeline().get(StartupDecoder.class);
+        FrameDecoder frames = channel.pipeline().get(FrameDecoder.class);
+        return (startup == null || startup.buffered() == 0) && (frames == null || frames.buffered() == 0);
     }
 
     @Override
@@ -403,7 +417,7 @@ public final class ClientSession extends ChannelInboundHandlerAdapter {
     }
 
     /**
-     * Ends the session in PgBouncer's order: "closing because" is logged, the server is settled,
+     * Ends the session in PgBouncer's order: "closing because" is logged (not without a reason), the server is settled,
      * then "pooler error" is logged and only then the error is sent, so that a script reading
      * the log as soon as its client got the error always finds the reason there.
      */
@@ -414,7 +428,7 @@ public final class ClientSession extends ChannelInboundHandlerAdapter {
         boolean wasLoggedIn = state != State.LOGIN;
         closing = true;
         timers.cancelAll();
-        if ((wasLoggedIn || !user.isEmpty()) && ctx.settings().logDisconnections()) {
+        if (reason != null && (wasLoggedIn || !user.isEmpty()) && ctx.settings().logDisconnections()) {
             log("closing because: " + reason + " (age=" + ((System.currentTimeMillis() - connectTimeMillis) / 1000) + "s)");
         }
         if (relay != null) {
@@ -447,6 +461,10 @@ public final class ClientSession extends ChannelInboundHandlerAdapter {
 
     void log(String msg) {
         Log.global().client(id, logDatabase(), user, remote().address(), remote().port(), msg);
+    }
+
+    void log(Level level, String msg) {
+        Log.global().client(level, id, logDatabase(), user, remote().address(), remote().port(), msg);
     }
 
     /** A log line from before PgBouncer has a user for the client: "(nodb)/(nouser)". */

@@ -136,6 +136,56 @@ class LogWordsIT {
     }
 
     /**
+     * SCRAM failures are logged as an ERROR with their cause before "closing because" (an MD5
+     * secret, a wrong proof, an unknown user's mock exchange), and a client that hangs up while
+     * asked for its password (psql before it prompts, a monitoring probe) logs nothing.
+     */
+    @Test
+    void scramFailuresAreLoggedWithTheirCauseAndAHangUpAtThePasswordRequestIsNot() throws Exception {
+        PgCluster pg = PgCluster.shared();
+        String users = USERS + Userlist.md5Entry("alice", "secret") + Userlist.entry("bob", "secret");
+        Map<String, java.util.List<String>> seen = new LinkedHashMap<>();
+        onBoth("postgres = host=127.0.0.1 port=" + pg.port(), "auth_type = scram-sha-256", users, p -> {
+            psql(p, "postgres", "alice", "secret", "select 1");
+            psql(p, "postgres", "bob", "wrong", "select 1");
+            psql(p, "postgres", "nobody", "x", "select 1");
+            try (RawClient c = new RawClient(p.port())) {
+                c.send(RawClient.startup(Map.of("user", "bob", "database", "postgres", "application_name", "hangup")));
+                assertThat(c.readMessage().type()).as(p.name() + " asks for a password").isEqualTo('R');
+            }
+            psql(p, "postgres", "bob", "wrong", "select 1");   // a last line: the hang-up's would come before it
+            Await.until(Duration.ofSeconds(10), () -> p.log().split("password authentication failed", -1).length > 3,
+                    p.name() + " logging the last login");
+            seen.put(p.name().startsWith("Sluice") ? "Sluice" : "PgBouncer", p.log().lines()
+                    .filter(l -> l.matches(".*(login attempt|no such user|ERROR C-|closing because).*"))
+                    .map(l -> l.replaceAll("^.*? (LOG|WARNING|ERROR) ", "$1 ").replaceAll("[CS]-0x[0-9a-f]+", "X")
+                            .replaceAll(":[0-9]{2,5}", ":PORT").replaceAll("age=[0-9]+s", "age=Ns")
+                            .replace(" replication=none", ""))
+                    .toList());
+        });
+        System.out.println("SCRAM failure lines: " + seen);
+        String bob = "X: postgres/bob@127.0.0.1:PORT ";
+        assertThat(seen.get("Sluice")).containsExactly(
+                "LOG X: postgres/alice@127.0.0.1:PORT login attempt: db=postgres user=alice tls=no",
+                "ERROR X: postgres/alice@127.0.0.1:PORT SCRAM authentication failed: user has MD5 secret",
+                "LOG X: postgres/alice@127.0.0.1:PORT closing because: SASL authentication failed (age=Ns)",
+                "LOG " + bob + "login attempt: db=postgres user=bob tls=no",
+                "ERROR " + bob + "password authentication failed",
+                "LOG " + bob + "closing because: SASL authentication failed (age=Ns)",
+                "LOG X: (nodb)/(nouser)@127.0.0.1:PORT no such user: nobody",
+                "LOG X: (nodb)/nobody@127.0.0.1:PORT login attempt: db=postgres user=nobody tls=no",
+                "ERROR X: (nodb)/nobody@127.0.0.1:PORT password authentication failed",
+                "LOG X: (nodb)/nobody@127.0.0.1:PORT closing because: SASL authentication failed (age=Ns)",
+                "LOG " + bob + "login attempt: db=postgres user=bob tls=no",
+                "LOG " + bob + "login attempt: db=postgres user=bob tls=no",
+                "ERROR " + bob + "password authentication failed",
+                "LOG " + bob + "closing because: SASL authentication failed (age=Ns)");
+        if (seen.containsKey("PgBouncer")) {
+            assertThat(seen.get("Sluice")).as("Sluice as PgBouncer").isEqualTo(seen.get("PgBouncer"));
+        }
+    }
+
+    /**
      * The lines operators grep, for the same logins and console commands: the descriptor limit
      * and "listening on" at start; "login attempt" before the password exchange, for unknown databases and users
      * too, whose lines name no pool ("(nodb)", "(nouser)"); PAUSE closes servers for "pause

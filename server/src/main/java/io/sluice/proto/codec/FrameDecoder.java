@@ -85,6 +85,11 @@ public final class FrameDecoder extends ByteToMessageDecoder {
         return io.netty.buffer.ByteBufUtil.hexDump(in, in.readerIndex(), Math.min(8, in.readableBytes()));
     }
 
+    /** Bytes received but not yet decoded: a message that has not arrived whole. */
+    public int buffered() {
+        return actualReadableBytes();
+    }
+
     @Override
     protected void decode(ChannelHandlerContext ctx, ByteBuf in, List<Object> out) {
         if (refused) {

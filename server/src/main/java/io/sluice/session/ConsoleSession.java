@@ -1,5 +1,6 @@
 package io.sluice.session;
 
+import io.sluice.log.Level;
 import io.sluice.proto.Frame;
 import io.sluice.proto.PgError;
 import io.sluice.proto.SqlState;
@@ -93,6 +94,10 @@ final class ConsoleSession implements ConsoleReply {
 
     @Override
     public void error(String sqlState, String message) {
+        // every console error is PgBouncer's admin_error: a "pooler error" line for the client too
+        if (session.context().settings().logPoolerErrors()) {
+            session.log(Level.WARNING, "pooler error: " + message);
+        }
         session.write(Encoders.error(session.channel().alloc(), PgError.error(sqlState, message)));
     }
 

@@ -134,6 +134,24 @@ class ConsoleSideBySideIT {
         }, "C cl_active", "C cl_active", "S sv_idle");
     }
 
+    /** Every console error is also a "pooler error" line for its client (PgBouncer's admin_error). */
+    @Test
+    void consoleErrorsAreLoggedAsPoolerErrorsOfTheirClient() throws Exception {
+        String ini = INI + "stats_users = watcher\n";
+        Pooler.sameAnswers("console errors in the log", ini, USERS + "\"watcher\" \"\"\n", p -> {
+            tagOrError("FOO", p.port());
+            ProcessRunner.of("psql", "-X", "-A", "-h", "127.0.0.1", "-p", String.valueOf(p.port()),
+                    "-U", "watcher", "-d", "pgbouncer", "-c", "PAUSE").env("PGOPTIONS", null).run();
+            io.sluice.testkit.Await.until(java.time.Duration.ofSeconds(10),
+                    () -> p.log().contains("pooler error: admin access needed"), p + " logging the refusal");
+            return p.log().lines().filter(l -> l.contains("pooler error"))
+                    .map(l -> l.replaceAll("^.* (WARNING|LOG|ERROR) ", "$1 ").replaceAll("C-0x[0-9a-f]+", "X")
+                            .replaceAll(":[0-9]{2,5}", ":PORT"))
+                    .toList();
+        }, "WARNING X: pgbouncer/postgres@127.0.0.1:PORT pooler error: invalid command 'FOO', use SHOW HELP;",
+                "WARNING X: pgbouncer/watcher@127.0.0.1:PORT pooler error: admin access needed");
+    }
+
     private static String pausedColumn(int port) {
         return pausedColumn(port, "placeholder");
     }

@@ -26,9 +26,13 @@ final class CancelRequests {
             secret |= CancelKeys.TTL_MASK; // keys are issued with full TTL; a forwarded one arrives lowered
         }
         ClientSession target = session.context().clients().byCancelKey(c.processId(), secret);
-        if (target == null || target == session
-                || !target.cancelRequested(secret, () -> session.channel().close())) {
-            session.channel().close();
+        // PgBouncer's reasons (accept_cancel_request), logged as "closing because" of the request
+        if (target == null || target == session) {
+            session.close("failed cancel request");
+        } else if (target.isConsole()) {
+            session.close("cancel request for console client");
+        } else if (!target.cancelRequested(secret, () -> session.channel().close())) {
+            session.close("cancel request for idle client");
         }
     }
 

@@ -142,7 +142,6 @@ final class ClientLogin {
             return;
         }
         String database = s.database();
-        session.identify(database, user);
         SessionSettings cfg = session.context().settings();
         params = new ClientParams(cfg.trackedParameters());
         replication = Replication.of(s.parameters().get("replication"));
@@ -178,11 +177,14 @@ final class ClientLogin {
             } else if (cfg.ignoreStartupParameters().contains(key)) {
                 ClientDebug.line(session, () -> "ignoring startup parameter: " + e.getKey() + "=" + e.getValue());
             } else {
+                session.log(Level.WARNING, "unsupported startup parameter: " + e.getKey() + "=" + e.getValue());
                 session.fail(PgError.fatal(SqlState.PROTOCOL_VIOLATION, "unsupported startup parameter: " + e.getKey()),
                         "unsupported startup parameter: " + e.getKey());
                 return;
             }
         }
+        // PgBouncer names the client's pool in its log lines only once the startup packet passed
+        session.identify(database, user);
         if (cfg.applicationNameAddHost()) {
             params.set("application_name", params.applicationName() + " - "
                     + session.remote().address() + ":" + session.remote().port());

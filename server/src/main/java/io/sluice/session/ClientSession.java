@@ -417,18 +417,17 @@ public final class ClientSession extends ChannelInboundHandlerAdapter {
     }
 
     /**
-     * Ends the session in PgBouncer's order: "closing because" is logged (not without a reason), the server is settled,
-     * then "pooler error" is logged and only then the error is sent, so that a script reading
-     * the log as soon as its client got the error always finds the reason there.
+     * Ends the session in PgBouncer's order: "closing because" is logged (when there is a reason),
+     * the server is settled, then "pooler error" is logged and only then the error is sent, so
+     * that a script reading the log as soon as its client got the error always finds the reason.
      */
     private void end(String reason, PgError sent) {
         if (state == State.CLOSED) {
             return;
         }
-        boolean wasLoggedIn = state != State.LOGIN;
         closing = true;
         timers.cancelAll();
-        if (reason != null && (wasLoggedIn || !user.isEmpty()) && ctx.settings().logDisconnections()) {
+        if (reason != null && ctx.settings().logDisconnections()) {
             log("closing because: " + reason + " (age=" + ((System.currentTimeMillis() - connectTimeMillis) / 1000) + "s)");
         }
         if (relay != null) {

@@ -8,9 +8,11 @@ import io.sluice.testkit.SluiceProcess;
 import io.sluice.testkit.Userlist;
 import org.junit.jupiter.api.Test;
 
+import java.nio.ByteBuffer;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.function.Supplier;
 import java.util.regex.Matcher;
@@ -133,6 +135,59 @@ class LogWordsIT {
                     String why = "cannot do SCRAM authentication: wrong password type";
                     Await.until(Duration.ofSeconds(10), () -> p.log().contains(why), p.name() + " logs " + why);
                 });
+    }
+
+    /**
+     * Connections refused before a login log "closing because" with no pool named, as PgBouncer's
+     * disconnect_client does whenever it has a reason: an old protocol, a bad header, an unknown
+     * startup parameter (after a WARNING naming it with its value), no user, a cancel request with
+     * an unknown key or a short one.
+     */
+    @Test
+    void refusalsBeforeALoginAreLoggedWithTheirReason() throws Exception {
+        PgCluster pg = PgCluster.shared();
+        List<byte[]> sends = List.of(
+                ByteBuffer.allocate(8).putInt(8).putInt(0x20000).array(),
+                ByteBuffer.allocate(8).putInt(8).putInt(0).array(),
+                RawClient.startup(new java.util.TreeMap<>(Map.of("user", "postgres", "database", "postgres", "foo", "bar"))),
+                RawClient.startup(Map.of("database", "postgres")),
+                RawClient.cancelRequest(12345, 67890),
+                ByteBuffer.allocate(12).putInt(12).putInt(80877102).putInt(1).array());
+        Map<String, List<String>> seen = new LinkedHashMap<>();
+        onBoth("postgres = host=127.0.0.1 port=" + pg.port(), "auth_type = trust", USERS, p -> {
+            for (byte[] bytes : sends) {
+                try (RawClient c = new RawClient(p.port())) {
+                    c.send(bytes);
+                    while (c.readRawByte() >= 0) {
+                        // until the pooler closes
+                    }
+                }
+            }
+            Await.until(Duration.ofSeconds(10), () -> p.log().contains("closing because: bad cancel request"),
+                    p.name() + " logging the last refusal");
+            seen.put(p.name().startsWith("Sluice") ? "Sluice" : "PgBouncer", p.log().lines()
+                    .filter(l -> l.contains("(nodb)/(nouser)"))
+                    .map(l -> l.replaceAll("^.*? (LOG|WARNING|ERROR) ", "$1 ").replaceAll("C-0x[0-9a-f]+: ", "")
+                            .replaceAll("@127.0.0.1:[0-9]+ ", " ").replaceAll("age=[0-9]+s", "age=Ns"))
+                    .toList());
+        });
+        System.out.println("refusals before a login: " + seen);
+        String at = "(nodb)/(nouser) ";
+        assertThat(seen.get("Sluice")).containsExactly(
+                "LOG " + at + "closing because: old V2 protocol not supported (age=Ns)",
+                "WARNING " + at + "pooler error: old V2 protocol not supported",
+                "LOG " + at + "closing because: bad packet header: '0000000800000000' (age=Ns)",
+                "WARNING " + at + "pooler error: bad packet header: '0000000800000000'",
+                "WARNING " + at + "unsupported startup parameter: foo=bar",
+                "LOG " + at + "closing because: unsupported startup parameter: foo (age=Ns)",
+                "WARNING " + at + "pooler error: unsupported startup parameter: foo",
+                "LOG " + at + "closing because: no username supplied (age=Ns)",
+                "WARNING " + at + "pooler error: no username supplied",
+                "LOG " + at + "closing because: failed cancel request (age=Ns)",
+                "LOG " + at + "closing because: bad cancel request (age=Ns)");
+        if (seen.containsKey("PgBouncer")) {
+            assertThat(seen.get("Sluice")).as("Sluice as PgBouncer").isEqualTo(seen.get("PgBouncer"));
+        }
     }
 
     /**

@@ -8,7 +8,6 @@ import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoop;
 import io.netty.channel.unix.DomainSocketAddress;
 import io.netty.util.concurrent.ScheduledFuture;
-import io.sluice.log.Level;
 import io.sluice.net.FairReads;
 import io.sluice.net.RunJoiner;
 import io.sluice.net.TcpTuning;
@@ -153,12 +152,15 @@ public final class NettyServerConnector implements ServerConnector {
             if (!done.isSuccess()) {
                 timeout.cancel(false);
                 // clients see PgBouncer's words (server_login_retry's cached error: "connect
-                // failed"); the socket's own error is for the log only
+                // failed"), the log PgBouncer's one line "closing because: connect failed"; the
+                // socket's own error is for verbose output only
+                login.failed(SqlState.CONNECTION_FAILURE, "connect failed");
                 ServerConnection conn = f.channel().pipeline().get(ServerConnection.class);
                 if (conn != null) {
-                    conn.log(Level.WARNING, "connect failed: " + done.cause().getMessage());
+                    Throwable cause = done.cause();
+                    ServerDebug.line(conn, () -> "connect failed: " + cause.getMessage());
+                    conn.close("connect failed");
                 }
-                login.failed(SqlState.CONNECTION_FAILURE, "connect failed");
                 return;
             }
             Channel ch = f.channel();

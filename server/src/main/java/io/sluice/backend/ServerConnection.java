@@ -87,8 +87,13 @@ public final class ServerConnection extends ChannelInboundHandlerAdapter impleme
     }
 
     /** PostgreSQL's address; over a unix socket, the port its socket file is named after. */
+    /** The server's address; before the socket connected (a failed connect), the target's. */
     public Endpoint remote() {
-        return Endpoint.of(channel.remoteAddress(), target.port());
+        java.net.SocketAddress a = channel.remoteAddress();
+        if (a == null && !target.unixSocket()) {
+            return new Endpoint(target.host(), target.port());
+        }
+        return Endpoint.of(a, target.port());
     }
 
     public Channel channel() {

@@ -25,9 +25,4 @@ final class LoggingPoolEvents implements PoolEvents {
     public void reserveUsed(PoolKey key) {
         Log.global().warning(key.database() + "/" + key.user() + ": taking connection from reserve_pool");
     }
-
-    @Override
-    public void connectFailed(PoolKey key, String sqlState, String message) {
-        Log.global().warning(key + ": server login failed: " + message);
-    }
 }

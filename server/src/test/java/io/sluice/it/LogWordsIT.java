@@ -138,6 +138,44 @@ class LogWordsIT {
     }
 
     /**
+     * A server that cannot be reached is logged as PgBouncer logs it: one "closing because:
+     * connect failed" line naming the configured address (the socket's own error only in verbose
+     * output), then the waiting client's timeout.
+     */
+    @Test
+    void aFailedConnectIsOneClosingLineWithTheServersAddress() throws Exception {
+        int closed;
+        try (java.net.ServerSocket s = new java.net.ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+            closed = s.getLocalPort();   // free once closed: nothing listens there
+        }
+        int port = closed;
+        Map<String, List<String>> seen = new LinkedHashMap<>();
+        onBoth("downdb = host=127.0.0.1 port=" + port, "auth_type = trust\nquery_wait_timeout = 1", USERS, p -> {
+            try (RawClient c = new RawClient(p.port())) {
+                c.send(RawClient.startup(Map.of("user", "postgres", "database", "downdb")));
+                assertThat(c.readUntilReadyOrError()).as(p.name()).containsEntry('M', "query_wait_timeout");
+            }
+            Await.until(Duration.ofSeconds(10), () -> p.log().contains("pooler error: query_wait_timeout"),
+                    p.name() + " logging the timeout");
+            seen.put(p.name().startsWith("Sluice") ? "Sluice" : "PgBouncer", p.log().lines()
+                    .filter(l -> l.contains("downdb"))
+                    .map(l -> l.replaceAll("^.*? (LOG|WARNING|ERROR) ", "$1 ").replaceAll("[CS]-0x[0-9a-f]+", "X")
+                            .replaceAll("127.0.0.1:[0-9]+ ", "127.0.0.1:PORT ").replaceAll("age=[0-9]+s", "age=Ns")
+                            .replace(" replication=none", ""))
+                    .distinct().toList());
+        });
+        System.out.println("a failed connect: " + seen);
+        assertThat(seen.get("Sluice")).containsExactly(
+                "LOG X: downdb/postgres@127.0.0.1:PORT login attempt: db=downdb user=postgres tls=no",
+                "LOG X: downdb/postgres@127.0.0.1:PORT closing because: connect failed (age=Ns)",
+                "LOG X: downdb/postgres@127.0.0.1:PORT closing because: query_wait_timeout (age=Ns)",
+                "WARNING X: downdb/postgres@127.0.0.1:PORT pooler error: query_wait_timeout");
+        if (seen.containsKey("PgBouncer")) {
+            assertThat(seen.get("Sluice")).as("Sluice as PgBouncer").isEqualTo(seen.get("PgBouncer"));
+        }
+    }
+
+    /**
      * Connections refused before a login log "closing because" with no pool named, as PgBouncer's
      * disconnect_client does whenever it has a reason: an old protocol, a bad header, an unknown
      * startup parameter (after a WARNING naming it with its value), no user, a cancel request with

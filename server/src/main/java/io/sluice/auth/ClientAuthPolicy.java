@@ -14,8 +14,10 @@ import java.util.Optional;
  * login_via_cert(), with their client-facing words. Pure function.
  */
 public final class ClientAuthPolicy {
-    /** What PgBouncer sends when hba says reject or no line matches. */
+    /** What PgBouncer sends when an hba line says reject. */
     public static final String LOGIN_REJECTED = "login rejected";
+    /** What PgBouncer 1.25 sends when no hba line matches (1.18 said "login rejected" there too). */
+    public static final String NO_HBA_LINE = "no authentication method is found";
     public static final String TRUST_FAILED = "\"trust\" authentication failed";
     public static final String PEER_FAILED = "unix socket login rejected";
     public static final String CERT_FAILED = "certificate authentication failed";
@@ -30,7 +32,7 @@ public final class ClientAuthPolicy {
             Optional<HbaRule> rule = r.hba().flatMap(h -> h.firstMatch(r.unixSocket(), r.tls(), r.address(),
                     r.database(), r.user()));
             if (rule.isEmpty()) {
-                return reject(AuthMethod.REJECT, LOGIN_REJECTED);
+                return reject(AuthMethod.REJECT, NO_HBA_LINE);
             }
             method = AuthMethod.of(rule.get().method());
             map = rule.get().map();

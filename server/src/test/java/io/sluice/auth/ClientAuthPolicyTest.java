@@ -118,7 +118,7 @@ class ClientAuthPolicyTest {
         assertThat(viaHba(rules, false, "10.9.9.9", "carol", MD5, null).action()).isEqualTo(REQUEST_CLEARTEXT);
         ClientAuthDecision none = viaHba(rules, false, "192.168.0.1", "carol", PLAIN, null);
         assertThat(none.action()).isEqualTo(REJECT);
-        assertThat(none.reason()).isEqualTo("login rejected");
+        assertThat(none.reason()).isEqualTo("no authentication method is found");
         assertThat(none.method()).isEqualTo(AuthMethod.REJECT);
     }
 

@@ -137,6 +137,7 @@ class HbaIT {
         String wrong = LoginAnswer.WRONG_PASSWORD;
         String rejected = "login rejected";
         String peerRejected = "unix socket login rejected";
+        String noLine = NO_LINE;
         // local lines
         cs.add(new Case("local trust", true, hostDb, users.get("trust"), "not-the-password", false, "ok " + users.get("trust")));
         cs.add(new Case("local reject", true, hostDb, users.get("reject"), PW, false, rejected));
@@ -148,7 +149,7 @@ class HbaIT {
         if (!System.getProperty("user.name").equals(peerUser)) {
             cs.add(new Case("local peer, another Unix user", true, hostDb, peerUser, "", false, peerRejected));
         }
-        cs.add(new Case("local, no line for the user", true, hostDb, nomatch, PW, false, rejected));
+        cs.add(new Case("local, no line for the user", true, hostDb, nomatch, PW, false, noLine));
         // TCP lines, once as host and once as hostnossl
         for (String db : List.of(hostDb, nosslDb)) {
             String type = db.equals(hostDb) ? "host" : "hostnossl";
@@ -161,7 +162,7 @@ class HbaIT {
             cs.add(new Case(type + " peer over TCP", false, db, peerUser, "", true, peerRejected));
             cs.add(new Case(type + " trust for an unknown user", false, db, "hba_ghost", PW, false,
                     "\"trust\" authentication failed"));
-            cs.add(new Case(type + ", no line for the user", false, db, nomatch, PW, false, rejected));
+            cs.add(new Case(type + ", no line for the user", false, db, nomatch, PW, false, noLine));
         }
         return cs;
     }
@@ -188,7 +189,7 @@ class HbaIT {
         }
         if (pgb != null) {
             System.out.println("hba logins, PgBouncer " + PgBouncerProcess.version() + ": " + pgbAnswers);
-            assertThat(sluiceAnswers).isEqualTo(pgbAnswers);
+            assertThat(asPgBouncer118(sluiceAnswers)).isEqualTo(pgbAnswers);
         }
     }
 
@@ -233,9 +234,22 @@ class HbaIT {
                     ? c.expect() : "08P01 " + c.expect();
             assertThat(got).as(c.name()).isEqualTo(want);
             if (pgb != null) {
-                assertThat(got).as(c.name() + " vs PgBouncer")
+                assertThat(asPgBouncer118(got)).as(c.name() + " vs PgBouncer")
                         .isEqualTo(LoginAnswer.jdbc("127.0.0.1", pgb.port(), c.db(), c.user(), c.password()));
             }
         }
+    }
+
+    /** 1.25's words when no line matches (finish_set_pool); 1.18 said "login rejected" there too. */
+    static final String NO_LINE = "no authentication method is found";
+
+    private static String asPgBouncer118(String answer) {
+        return PgBouncerProcess.version().startsWith("1.18") ? answer.replace(NO_LINE, "login rejected") : answer;
+    }
+
+    private static Map<String, String> asPgBouncer118(Map<String, String> answers) {
+        Map<String, String> out = new LinkedHashMap<>();
+        answers.forEach((k, v) -> out.put(k, asPgBouncer118(v)));
+        return out;
     }
 }

@@ -171,7 +171,7 @@ final class ServerAdminContext implements AdminContext {
             ServerConnection s = c.server();
             rows.add(new SocketRow("C", c.user(), c.database(), c.replication().word(), state, c.remote().address(), c.remote().port(),
                     c.local().address(), c.local().port(), c.connectTimeMillis(), c.requestTimeMillis(), waitMicros,
-                    false, c.id(), s == null ? null : s.id(), 0, c.tls() == null ? "" : c.tls().describe(),
+                    false, c.id(), s == null ? null : s.id(), c.remotePid(), c.tls() == null ? "" : c.tls().describe(),
                     c.applicationName(), c.preparedStatements(), c.id(),
                     SocketBuffers.NONE));
         }

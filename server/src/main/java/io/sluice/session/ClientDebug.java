@@ -20,7 +20,7 @@ final class ClientDebug {
 
     static void line(ClientSession s, Level level, Supplier<String> message) {
         if (Log.global().enabled(level)) {
-            Log.global().client(level, s.id(), s.database(), s.user(), s.remote().address(), s.remote().port(),
+            Log.global().client(level, s.id(), s.database(), s.user(), s.logAddress(), s.remote().port(),
                     message.get());
         }
     }

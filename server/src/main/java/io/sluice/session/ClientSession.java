@@ -51,6 +51,7 @@ public final class ClientSession extends ChannelInboundHandlerAdapter {
     private final long id = SocketIds.next();
     private final SessionContext ctx;
     private final boolean unixSocket;
+    private int remotePid;
     private final long connectTimeMillis = System.currentTimeMillis();
     private Channel channel;
     private State state = State.LOGIN;
@@ -84,6 +85,16 @@ public final class ClientSession extends ChannelInboundHandlerAdapter {
 
     public String user() {
         return user;
+    }
+
+    /** The client's process over a unix socket (SO_PEERCRED), else 0. */
+    public int remotePid() {
+        return remotePid;
+    }
+
+    /** The address in log lines: PgBouncer writes {@code unix(<pid>)} for a unix-socket client. */
+    String logAddress() {
+        return unixSocket ? "unix(" + remotePid + ")" : remote().address();
     }
 
     /** The client's address; a unix-socket client shows the listen port, as in PgBouncer. */
@@ -204,6 +215,7 @@ public final class ClientSession extends ChannelInboundHandlerAdapter {
     @Override
     public void channelActive(ChannelHandlerContext c) {
         channel = c.channel();
+        remotePid = unixSocket ? PeerCredentials.pidOf(channel) : 0;
         timers = new SessionTimers(ctx.scheduler(), ctx.clock());
         ctx.clients().add(this);
         login = new ClientLogin(this, timers);
@@ -442,7 +454,7 @@ public final class ClientSession extends ChannelInboundHandlerAdapter {
         moveTo(State.CLOSED);
         ctx.clients().remove(this);
         if (sent != null && ctx.settings().logPoolerErrors()) {
-            Log.global().client(Level.WARNING, id, logDatabase(), user, remote().address(), remote().port(),
+            Log.global().client(Level.WARNING, id, logDatabase(), user, logAddress(), remote().port(),
                     "pooler error: " + sent.message());
         }
         if (!channel.isActive()) {
@@ -459,16 +471,16 @@ public final class ClientSession extends ChannelInboundHandlerAdapter {
     }
 
     void log(String msg) {
-        Log.global().client(id, logDatabase(), user, remote().address(), remote().port(), msg);
+        Log.global().client(id, logDatabase(), user, logAddress(), remote().port(), msg);
     }
 
     void log(Level level, String msg) {
-        Log.global().client(level, id, logDatabase(), user, remote().address(), remote().port(), msg);
+        Log.global().client(level, id, logDatabase(), user, logAddress(), remote().port(), msg);
     }
 
     /** A log line from before PgBouncer has a user for the client: "(nodb)/(nouser)". */
     void logWithoutUser(String msg) {
-        Log.global().client(id, null, null, remote().address(), remote().port(), msg);
+        Log.global().client(id, null, null, logAddress(), remote().port(), msg);
     }
 
     /** The database as log lines name it: none ("(nodb)") while PgBouncer would have no pool for the client. */

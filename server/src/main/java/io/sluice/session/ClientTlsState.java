@@ -88,7 +88,7 @@ final class ClientTlsState {
             return;
         }
         Log.global().client(Level.WARNING, session.id(), session.database(), session.user(),
-                session.remote().address(), session.remote().port(),
+                session.logAddress(), session.remote().port(),
                 "TLS handshake error: " + HandshakeErrors.describe(e.cause()));
         session.close("TLS handshake failed");
     }

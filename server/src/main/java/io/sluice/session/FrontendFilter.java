@@ -32,7 +32,7 @@ final class FrontendFilter {
     /** PgBouncer logs an unknown type as an error before closing the client. */
     static void logRefusal(ClientSession s, String reason, int type) {
         if (UNKNOWN.equals(reason)) {
-            Log.global().client(Level.ERROR, s.id(), s.database(), s.user(), s.remote().address(), s.remote().port(),
+            Log.global().client(Level.ERROR, s.id(), s.database(), s.user(), s.logAddress(), s.remote().port(),
                     "unknown pkt from client: " + type + "/0x" + Integer.toHexString(type));
         }
     }

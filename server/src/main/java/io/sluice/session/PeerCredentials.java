@@ -31,6 +31,21 @@ final class PeerCredentials {
         return -1;
     }
 
+    /** The peer's process id, or 0 when unknown or not a unix socket (SHOW CLIENTS remote_pid). */
+    static int pidOf(Channel ch) {
+        try {
+            if (ch instanceof IoUringDomainSocketChannel d) {
+                return d.peerCredentials().pid();
+            }
+            if (ch instanceof EpollDomainSocketChannel d) {
+                return d.peerCredentials().pid();
+            }
+        } catch (IOException e) {
+            return 0;
+        }
+        return 0;
+    }
+
     /**
      * The peer's Unix user name as getpwuid() would give it from /etc/passwd, or null when the
      * uid is unknown (PgBouncer then rejects a peer login too).

@@ -134,6 +134,27 @@ class ConsoleSideBySideIT {
         }, "C cl_active", "C cl_active", "S sv_idle");
     }
 
+    /**
+     * A unix-socket client is named by its process in log lines ({@code unix(<pid>)}) and shows
+     * that pid in SHOW CLIENTS remote_pid, as PgBouncer reads it from SO_PEERCRED.
+     */
+    @Test
+    void aUnixSocketClientIsNamedByItsProcess() throws Exception {
+        Pooler.sameAnswers("unix-socket client", INI, USERS, p -> {
+            ProcessResult r = ProcessRunner.of("psql", "-X", "-A", "-h", p.dir().toString(), "-p", String.valueOf(p.port()),
+                    "-U", "postgres", "-d", "pgbouncer", "-c", "SHOW CLIENTS").env("PGOPTIONS", null).run();
+            List<String> lines = r.stdout().lines().filter(l -> l.contains("|")).toList();
+            List<String> header = List.of(lines.get(0).split("\\|", -1));
+            String[] own = lines.stream().skip(1).map(l -> l.split("\\|", -1))
+                    .filter(f -> f[header.indexOf("addr")].equals("unix")).findFirst().orElseThrow();
+            String pid = own[header.indexOf("remote_pid")];
+            String login = p.log().lines().filter(l -> l.contains("login attempt: db=pgbouncer")).findFirst().orElse("none")
+                    .replaceAll("^.*? LOG C-0x[0-9a-f]+: ", "").replace(" replication=none", "");
+            return List.of("remote_pid is psql's: " + (Long.parseLong(pid) > 0),
+                    login.replace("unix(" + pid + ")", "unix(PID)").replace(":" + p.port() + " ", ":PORT "));
+        }, "remote_pid is psql's: true", "pgbouncer/postgres@unix(PID):PORT login attempt: db=pgbouncer user=postgres tls=no");
+    }
+
     /** Every console error is also a "pooler error" line for its client (PgBouncer's admin_error). */
     @Test
     void consoleErrorsAreLoggedAsPoolerErrorsOfTheirClient() throws Exception {

@@ -249,6 +249,7 @@ final class ClientLogin {
         if (exists && cfg.adminUsers().contains(user)) {
             consoleAdmin = true;
         } else if (exists && !cfg.statsUsers().contains(user) && !any) {
+            session.loginAttempt(false); // PgBouncer logs the attempt, then admin_post_login refuses it
             session.fail(PgError.fatal(SqlState.PROTOCOL_VIOLATION, "not allowed"), "not allowed");
             return;
         }

@@ -155,22 +155,30 @@ class ConsoleSideBySideIT {
         }, "remote_pid is psql's: true", "pgbouncer/postgres@unix(PID):PORT login attempt: db=pgbouncer user=postgres tls=no");
     }
 
-    /** Every console error is also a "pooler error" line for its client (PgBouncer's admin_error). */
+    /**
+     * Every console error is also a "pooler error" line for its client (PgBouncer's admin_error);
+     * a user that is neither admin nor stats user is refused after its login attempt is logged.
+     */
     @Test
     void consoleErrorsAreLoggedAsPoolerErrorsOfTheirClient() throws Exception {
         String ini = INI + "stats_users = watcher\n";
-        Pooler.sameAnswers("console errors in the log", ini, USERS + "\"watcher\" \"\"\n", p -> {
+        Pooler.sameAnswers("console errors in the log", ini, USERS + "\"watcher\" \"\"\n\"alice\" \"\"\n", p -> {
             tagOrError("FOO", p.port());
             ProcessRunner.of("psql", "-X", "-A", "-h", "127.0.0.1", "-p", String.valueOf(p.port()),
                     "-U", "watcher", "-d", "pgbouncer", "-c", "PAUSE").env("PGOPTIONS", null).run();
+            ProcessRunner.of("psql", "-X", "-A", "-h", "127.0.0.1", "-p", String.valueOf(p.port()),
+                    "-U", "alice", "-d", "pgbouncer", "-c", "SHOW VERSION").env("PGOPTIONS", null).run();
             io.sluice.testkit.Await.until(java.time.Duration.ofSeconds(10),
-                    () -> p.log().contains("pooler error: admin access needed"), p + " logging the refusal");
-            return p.log().lines().filter(l -> l.contains("pooler error"))
+                    () -> p.log().contains("pooler error: not allowed"), p + " logging the refusals");
+            return p.log().lines().filter(l -> l.contains("pooler error") || l.contains("pgbouncer/alice"))
                     .map(l -> l.replaceAll("^.* (WARNING|LOG|ERROR) ", "$1 ").replaceAll("C-0x[0-9a-f]+", "X")
-                            .replaceAll(":[0-9]{2,5}", ":PORT"))
+                            .replaceAll(":[0-9]{2,5}", ":PORT").replace(" replication=none", ""))
                     .toList();
         }, "WARNING X: pgbouncer/postgres@127.0.0.1:PORT pooler error: invalid command 'FOO', use SHOW HELP;",
-                "WARNING X: pgbouncer/watcher@127.0.0.1:PORT pooler error: admin access needed");
+                "WARNING X: pgbouncer/watcher@127.0.0.1:PORT pooler error: admin access needed",
+                "LOG X: pgbouncer/alice@127.0.0.1:PORT login attempt: db=pgbouncer user=alice tls=no",
+                "LOG X: pgbouncer/alice@127.0.0.1:PORT closing because: not allowed (age=0s)",
+                "WARNING X: pgbouncer/alice@127.0.0.1:PORT pooler error: not allowed");
     }
 
     private static String pausedColumn(int port) {

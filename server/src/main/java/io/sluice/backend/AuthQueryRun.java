@@ -1,7 +1,7 @@
 package io.sluice.backend;
 
 import io.sluice.auth.AuthQueryReply;
-import io.sluice.log.Log;
+import io.sluice.log.Level;
 import io.sluice.pool.CheckoutFailure;
 import io.sluice.pool.Lease;
 import io.sluice.pool.Waiter;
@@ -18,11 +18,10 @@ import java.util.List;
  * One auth_query, run as PgBouncer runs it: a server of the auth pool (auth_user in the
  * auth_dbname or the client's database) is checked out like a client would check it out,
  * the query goes in the extended protocol with the user name as its one parameter, and
- * {@link AuthQueryReply} reads the answer. The server then goes back to the pool after its
- * ReadyForQuery, even when the answer was unusable: PgBouncer closes it then, but a null user
- * name or a wrong column count leave it in a clean state, and closing it would make every
- * probe for an unknown user cost a new server login. Only a message out of protocol closes
- * it. Event loop only.
+ * {@link AuthQueryReply} reads the answer. The server goes back to the pool after its
+ * ReadyForQuery when the answer was usable; an unusable one (an error, a null user name, a wrong
+ * column count) closes it with that reason as its "closing because" line, as PgBouncer's
+ * handle_auth_query_response does, so operators find the same line. Event loop only.
  */
 public final class AuthQueryRun implements Waiter, ServerListener {
     /** The client that waits for the answer: receives the outcome exactly once, on the event loop. */
@@ -99,7 +98,7 @@ public final class AuthQueryRun implements Waiter, ServerListener {
             case 'E' -> {
                 reply.error();
                 if (BackendDecoding.decode(frame) instanceof BackendMessage.ErrorOrNotice e) {
-                    Log.global().warning("S-0x" + Long.toHexString(server.id()) + ": auth_query failed: "
+                    server.log(Level.WARNING, "auth_query failed: "
                             + e.sqlState() + " " + e.message());
                 }
             }
@@ -118,13 +117,14 @@ public final class AuthQueryRun implements Waiter, ServerListener {
             end("unexpected response from auth_query", new AuthQueryReply.Failed("unexpected response from auth_query"));
             return;
         }
+        AuthQueryReply.Outcome outcome = reply.outcome();
+        if (outcome instanceof AuthQueryReply.Failed f) {
+            end(f.reason(), outcome); // PgBouncer closes the server with the reason as its log line
+            return;
+        }
         finished = true;
         server.unlink();
         lease.release();
-        AuthQueryReply.Outcome outcome = reply.outcome();
-        if (outcome instanceof AuthQueryReply.Failed f) {
-            Log.global().warning("S-0x" + Long.toHexString(server.id()) + ": " + f.reason());
-        }
         callback.answered(outcome);
     }
 

@@ -311,6 +311,8 @@ final class ClientLogin {
             return;
         }
         if (found instanceof UserLookup.Refused r) {
+            // PgBouncer has no user for the client until auth_query answers: "db/(nouser)"
+            session.identify(session.database(), "");
             session.fail(PgError.fatal(r.sqlState(), r.message()), r.message());
             return;
         }

@@ -142,10 +142,36 @@ class AuthQueryIT {
         try (Connection other = Jdbc.connect("127.0.0.1", sluice.port, db, md5User, currentMd5Password())) {
             assertThat(psql(sluice.port, "aq_bad", md5User, currentMd5Password())).isEqualTo("bouncer config error");
             assertThat(psql(sluice.port, "aq_bad", md5User, currentMd5Password())).isEqualTo("bouncer config error");
-            assertThat(servers(authUser, "aq_bad")).as("the clean server went back to the pool and served again")
-                    .isEqualTo(1);
+            assertThat(servers(authUser, "aq_bad")).as("each unusable answer closed its server, as PgBouncer does")
+                    .isZero();
             assertThat(currentUser(other)).isEqualTo(md5User);
         }
+    }
+
+    /**
+     * An unusable answer (here the documented function's NULL name for an unknown user) closes
+     * the auth server with the reason as its "closing because" line, and the client, which has
+     * no user until auth_query answers, is logged as "(nouser)".
+     */
+    @Test
+    void anUnusableAnswerClosesTheAuthServerWithItsReason() throws Exception {
+        String ini = "[databases]\n" + db + " = host=127.0.0.1 port=" + pg.port() + " dbname=" + db
+                + "\n[pgbouncer]\nauth_type = md5\nauth_user = " + authUser + "\nauth_query = " + LOOKUP + "\n";
+        Pooler.sameAnswers("auth_query without a user", ini, Userlist.entry(authUser, "auth-pw"), p -> {
+            String answer = psql(p.port(), db, "aq_nobody", "x");
+            io.sluice.testkit.Await.until(java.time.Duration.ofSeconds(10),
+                    () -> p.log().contains("pooler error: bouncer config error"), p + " logging the refusal");
+            List<String> out = new java.util.ArrayList<>(List.of(answer));
+            p.log().lines().filter(l -> l.contains("closing because") && !l.contains("pause mode")
+                            && !l.contains("client close request") && !l.contains("shutting down"))
+                    .map(l -> l.replaceAll("^.*? (LOG|WARNING) ", "$1 ").replaceAll("[CS]-0x[0-9a-f]+", "X")
+                            .replaceAll(":[0-9]{2,5} ", ":PORT ").replaceAll("age=[0-9]+s", "age=Ns")
+                            .replace(db + "/", "DB/").replace(authUser, "AUTH"))
+                    .forEach(out::add);
+            return out;
+        }, "bouncer config error",
+                "LOG X: DB/AUTH@127.0.0.1:PORT closing because: auth_query response contained null user name (age=Ns)",
+                "LOG X: DB/(nouser)@127.0.0.1:PORT closing because: bouncer config error (age=Ns)");
     }
 
     @Test

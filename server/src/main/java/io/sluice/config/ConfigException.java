@@ -1,5 +1,7 @@
 package io.sluice.config;
 
+import java.util.List;
+
 /**
  * A configuration file, auth file, hba file or SET value was rejected. The message is
  * {@code <file>:<line>: <what>} when a place in a file is known, else just {@code <what>}
@@ -8,14 +10,44 @@ package io.sluice.config;
 public final class ConfigException extends FileLineException {
 
     private static final long serialVersionUID = 1L;
+    static final String SYNTAX_ERROR = "syntax error in configuration";
+
+    /** For an unknown key: the line PgBouncer's parser adds, {@code invalid value "v" for parameter k}. */
+    private final String rejectedValue;
 
     /** An error at {@code file:line}. */
     public ConfigException(String file, int line, String what) {
+        this(file, line, what, null);
+    }
+
+    /** An unknown key at {@code file:line}, with the value that came with it. */
+    ConfigException(String file, int line, String what, String rejectedValue) {
         super(file, line, what);
+        this.rejectedValue = rejectedValue;
     }
 
     /** An error with no place in a file (SET from the admin console). */
     public ConfigException(String what) {
         super(what);
+        this.rejectedValue = null;
+    }
+
+    /**
+     * The ERROR lines PgBouncer's config parser (libusual's cfparser) logs for this error, in its
+     * words: {@code <reason> in configuration (<file>:<line>)}, a syntax error "..., stopping
+     * loading", an unknown key as "unknown parameter" and then its value as an invalid one.
+     */
+    public List<String> logLines() {
+        if (file() == null || line() == 0) {
+            return List.of(getMessage());
+        }
+        String at = " in configuration (" + file() + ":" + line() + ")";
+        if (what().equals(SYNTAX_ERROR)) {
+            return List.of(SYNTAX_ERROR + " (" + file() + ":" + line() + "), stopping loading");
+        }
+        if (rejectedValue != null) {
+            return List.of(what(), rejectedValue + at);
+        }
+        return List.of(what() + at);
     }
 }

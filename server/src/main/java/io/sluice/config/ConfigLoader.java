@@ -112,8 +112,9 @@ public final class ConfigLoader {
             try {
                 switch (section) {
                     case "pgbouncer" -> {
-                        ConfigKey k = ConfigKeys.find(l.name()).orElseThrow(
-                                () -> new IllegalArgumentException("unknown parameter: pgbouncer/" + l.name()));
+                        ConfigKey k = ConfigKeys.find(l.name()).orElseThrow(() -> new ConfigException(l.file(), l.line(),
+                                "unknown parameter: pgbouncer/" + l.name(),
+                                "invalid value \"" + l.value() + "\" for parameter " + l.name()));
                         Object v = Settings.parse(k, l.value());
                         settings = settings.with(k, v);
                         keyLines.putIfAbsent(k.name(), l);

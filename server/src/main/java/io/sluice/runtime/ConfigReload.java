@@ -41,7 +41,7 @@ final class ConfigReload {
         try {
             next = ConfigLoader.reload(server.routing().config());
         } catch (ConfigException e) {
-            Log.global().error(e.getMessage());
+            e.logLines().forEach(Log.global()::error);
             Log.global().warning("config file loading failed");
             return false;
         }

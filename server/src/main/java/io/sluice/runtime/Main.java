@@ -130,6 +130,7 @@ public final class Main {
             }
             return serve(opts, dc);
         } catch (FatalError e) {
+            e.errors().forEach(log::error);
             log.fatal(e.getMessage());
             return 1;
         }

@@ -4,6 +4,7 @@ import io.sluice.testkit.Await;
 import io.sluice.testkit.Encryption;
 import io.sluice.testkit.PgBouncerProcess;
 import io.sluice.testkit.PgCluster;
+import io.sluice.testkit.ProcessResult;
 import io.sluice.testkit.SluiceProcess;
 import io.sluice.testkit.Userlist;
 import org.junit.jupiter.api.Test;
@@ -135,6 +136,63 @@ class LogWordsIT {
                     String why = "cannot do SCRAM authentication: wrong password type";
                     Await.until(Duration.ofSeconds(10), () -> p.log().contains(why), p.name() + " logs " + why);
                 });
+    }
+
+    /**
+     * A config file that does not load: the parser's ERROR lines in PgBouncer's words (the place
+     * as "in configuration (file:line)"), then "FATAL cannot load config file", and exit code 1.
+     */
+    @Test
+    void aConfigFileThatDoesNotLoadIsReportedInPgBouncersWords() throws Exception {
+        Path dir = java.nio.file.Files.createTempDirectory("sluice-badini-");
+        java.nio.file.Files.setPosixFilePermissions(dir, java.nio.file.attribute.PosixFilePermissions.fromString("rwxr-xr-x"));
+        Map<String, String> files = new LinkedHashMap<>();
+        files.put("bad value", "default_pool_size = abc");
+        files.put("unknown key", "foo_bar = 1");
+        files.put("syntax error", "this is not a key value line");
+        Map<String, List<String>> seen = new LinkedHashMap<>();
+        try {
+            for (Map.Entry<String, String> f : files.entrySet()) {
+                Path ini = dir.resolve(f.getKey().replace(' ', '_') + ".ini");
+                java.nio.file.Files.writeString(ini, "[databases]\n[pgbouncer]\nlisten_port = 1\n" + f.getValue() + "\n");
+                java.nio.file.Files.setPosixFilePermissions(ini, java.nio.file.attribute.PosixFilePermissions.fromString("rw-r--r--"));
+                ProcessResult sluice = io.sluice.testkit.ProcessRunner.of("/bin/sh",
+                                Path.of("src/main/dist/bin/sluice").toAbsolutePath().toString(), ini.toString())
+                        .env("SLUICE_JAR", JAR.toAbsolutePath().toString()).env("JAVA_OPTS", "-Xmx64m -XX:+UseSerialGC")
+                        .asServiceUser().run();
+                seen.computeIfAbsent("Sluice", k -> new java.util.ArrayList<>()).addAll(errorLines(sluice, ini));
+                if (PgBouncerProcess.available()) {
+                    ProcessResult pgb = io.sluice.testkit.ProcessRunner.of(PgBouncerProcess.binary().toString(), ini.toString())
+                            .asServiceUser().run();
+                    seen.computeIfAbsent("PgBouncer", k -> new java.util.ArrayList<>()).addAll(errorLines(pgb, ini));
+                }
+            }
+        } finally {
+            try (var paths = java.nio.file.Files.walk(dir)) {
+                paths.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+            }
+        }
+        System.out.println("config files that do not load: " + seen);
+        assertThat(seen.get("Sluice")).containsExactly(
+                "ERROR invalid value \"abc\" for parameter default_pool_size in configuration (bad_value.ini:4)",
+                "FATAL cannot load config file", "exit 1",
+                "ERROR unknown parameter: pgbouncer/foo_bar",
+                "ERROR invalid value \"1\" for parameter foo_bar in configuration (unknown_key.ini:4)",
+                "FATAL cannot load config file", "exit 1",
+                "ERROR syntax error in configuration (syntax_error.ini:4), stopping loading",
+                "FATAL cannot load config file", "exit 1");
+        if (seen.containsKey("PgBouncer")) {
+            assertThat(seen.get("Sluice")).as("Sluice as PgBouncer").isEqualTo(seen.get("PgBouncer"));
+        }
+    }
+
+    /** A run's ERROR and FATAL lines without time and pid, the ini's directory left out, and its exit code. */
+    private static List<String> errorLines(ProcessResult r, Path ini) {
+        List<String> out = new java.util.ArrayList<>(r.stderr().lines().filter(l -> l.matches(".*\\b(ERROR|FATAL) .*"))
+                .map(l -> l.replaceAll("^.*?\\b(ERROR|FATAL) ", "$1 ").replace(ini.getParent() + "/", ""))
+                .toList());
+        out.add("exit " + r.exitCode());
+        return out;
     }
 
     /**

@@ -49,7 +49,7 @@ public final class RunJoiner extends ChannelOutboundHandlerAdapter {
     @Override
     public void write(ChannelHandlerContext ctx, Object msg, ChannelPromise promise) {
         if (promise.isVoid() && msg instanceof ByteBuf b && b.hasMemoryAddress()) {
-            ByteBuf r = b.unwrap();
+            ByteBuf r = rootOf(b);
             long start = b.memoryAddress() + b.readerIndex();
             if (first != null && r == root && start == end) {
                 int n = b.readableBytes();
@@ -87,6 +87,22 @@ public final class RunJoiner extends ChannelOutboundHandlerAdapter {
     @Override
     public void handlerRemoved(ChannelHandlerContext ctx) {
         drop();
+    }
+
+    /**
+     * The buffer that owns a slice's memory, or null when {@code b} is no slice. Unwrapped to the
+     * bottom: a buffer Netty's leak detector samples (about one in 128 by default) comes wrapped,
+     * and so do its slices, one wrapper each.
+     */
+    private static ByteBuf rootOf(ByteBuf b) {
+        ByteBuf r = b.unwrap();
+        if (r == null) {
+            return null;
+        }
+        for (ByteBuf u = r.unwrap(); u != null; u = u.unwrap()) {
+            r = u;
+        }
+        return r;
     }
 
     private void passRun(ChannelHandlerContext ctx) {

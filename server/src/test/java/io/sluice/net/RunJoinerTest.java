@@ -8,6 +8,7 @@ import io.netty.buffer.Unpooled;
 import io.netty.channel.ChannelPromise;
 import io.netty.channel.VoidChannelPromise;
 import io.netty.channel.embedded.EmbeddedChannel;
+import io.netty.util.ResourceLeakDetector;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
@@ -46,6 +47,29 @@ class RunJoinerTest {
         }
         ch.flush();
         assertThat(written()).containsExactly("PPPPBBBBEEEESSSS");
+    }
+
+    /** A read buffer the leak detector tracks comes wrapped, and each slice of it too. */
+    @Test
+    void slicesOfALeakTrackedBufferAreJoinedToo() {
+        ResourceLeakDetector.Level before = ResourceLeakDetector.getLevel();
+        ResourceLeakDetector.setLevel(ResourceLeakDetector.Level.PARANOID);
+        ByteBuf tracked;
+        try {
+            tracked = PooledByteBufAllocator.DEFAULT.directBuffer(64);
+        } finally {
+            ResourceLeakDetector.setLevel(before);
+        }
+        tracked.writeCharSequence("PPPPBBBB", StandardCharsets.US_ASCII);
+        ByteBuf probe = tracked.retainedSlice(0, 4);
+        assertThat(probe.unwrap()).as("a slice under its own wrapper").isNotSameAs(tracked.unwrap());
+        probe.release();
+        ch.write(tracked.retainedSlice(0, 4), relayed);
+        ch.write(tracked.retainedSlice(4, 4), relayed);
+        ch.flush();
+        assertThat(written()).containsExactly("PPPPBBBB");
+        assertThat(tracked.refCnt()).isEqualTo(1);
+        tracked.release();
     }
 
     @Test

@@ -18,32 +18,29 @@ final class PeerCredentials {
 
     /** The peer's uid, or -1 when unknown or not a unix socket. */
     static int uidOf(Channel ch) {
-        try {
-            if (ch instanceof IoUringDomainSocketChannel d) {
-                return d.peerCredentials().uid();
-            }
-            if (ch instanceof EpollDomainSocketChannel d) {
-                return d.peerCredentials().uid();
-            }
-        } catch (IOException e) {
-            return -1;
-        }
-        return -1;
+        io.netty.channel.unix.PeerCredentials c = of(ch);
+        return c == null ? -1 : c.uid();
     }
 
     /** The peer's process id, or 0 when unknown or not a unix socket (SHOW CLIENTS remote_pid). */
     static int pidOf(Channel ch) {
+        io.netty.channel.unix.PeerCredentials c = of(ch);
+        return c == null ? 0 : c.pid();
+    }
+
+    /** SO_PEERCRED of a unix-socket channel (io_uring or epoll), or null. */
+    private static io.netty.channel.unix.PeerCredentials of(Channel ch) {
         try {
             if (ch instanceof IoUringDomainSocketChannel d) {
-                return d.peerCredentials().pid();
+                return d.peerCredentials();
             }
             if (ch instanceof EpollDomainSocketChannel d) {
-                return d.peerCredentials().pid();
+                return d.peerCredentials();
             }
         } catch (IOException e) {
-            return 0;
+            return null;
         }
-        return 0;
+        return null;
     }
 
     /**

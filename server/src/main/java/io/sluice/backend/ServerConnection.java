@@ -20,6 +20,7 @@ import io.sluice.util.SocketIds;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.function.Consumer;
+import java.util.function.IntConsumer;
 
 /**
  * One connection to PostgreSQL. Owns its channel's inbound handling: login (through
@@ -40,6 +41,8 @@ public final class ServerConnection extends ChannelInboundHandlerAdapter impleme
     private TransactionStatus status = TransactionStatus.IDLE;
     /** The server's BackendKeyData (cancel requests, SHOW SERVERS remote_pid); null until login delivers it. */
     private BackendMessage.BackendKeyData cancelKey;
+    /** Bytes of the replies to Sluice's own queries (parameter SETs, reset, check), for server_bytes. */
+    private IntConsumer ownReplyBytes = n -> { };
     private ServerListener listener;
     private InternalQuery internal;
     private ServerLogin login;
@@ -72,6 +75,14 @@ public final class ServerConnection extends ChannelInboundHandlerAdapter impleme
 
     public String user() {
         return target.credentials().user();
+    }
+
+    /**
+     * Where the bytes of replies to the pooler's own queries go: PgBouncer's server_bytes
+     * (SHOW STATS total_sent) counts every packet a server sends, those included.
+     */
+    public void countOwnReplies(IntConsumer bytes) {
+        this.ownReplyBytes = bytes;
     }
 
     public String database() {
@@ -314,7 +325,10 @@ public final class ServerConnection extends ChannelInboundHandlerAdapter impleme
             try {
                 switch (state) {
                     case LOGIN -> loginFrame(frame);
-                    case INTERNAL -> internalFrame(frame);
+                    case INTERNAL -> {
+                        ownReplyBytes.accept(frame.length());
+                        internalFrame(frame);
+                    }
                     case IDLE -> idleFrame(frame);
                     default -> { }
                 }
@@ -395,12 +409,14 @@ public final class ServerConnection extends ChannelInboundHandlerAdapter impleme
         byte t = frame.type();
         if (t == 'S') {
             rememberParam(frame);
-        } else if (t == 'E') {
-            BackendMessage m = BackendDecoding.decode(frame);
-            String why = m instanceof BackendMessage.ErrorOrNotice e ? e.message() : "error";
-            close("server conn crashed? (" + why + ")");
+            return;
         }
-        // notices and stray notifications on an idle server have nobody to go to
+        // PgBouncer's words (handle_server_work) for anything else an idle server sends: a notice
+        // or notification has nobody to go to; an error (pg_terminate_backend) ends the server
+        log(Level.WARNING, "got packet '" + (char) t + "' from server when not linked");
+        if (t == 'E') {
+            close("server conn crashed?");
+        }
     }
 
     @Override

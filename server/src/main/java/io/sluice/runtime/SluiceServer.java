@@ -165,6 +165,8 @@ public final class SluiceServer implements SessionContext {
 
     private void serverCreated(ServerConnection conn) {
         conn.checkQuery(routing.config().serverCheckQuery().orElse(""));
+        DatabaseStats dbStats = stats.of(conn.database());
+        conn.countOwnReplies(n -> dbStats.add(DatabaseStats.SENT, n));
         servers.put(conn.id(), conn);
         open.add(conn.channel());
         conn.channel().closeFuture().addListener(f -> {

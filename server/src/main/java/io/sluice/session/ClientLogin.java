@@ -166,6 +166,9 @@ final class ClientLogin {
                 StartupOptions.Refused refused = StartupOptions.apply(e.getValue(), params, KNOWN,
                         cfg.ignoreStartupParameters());
                 if (refused != null) {
+                    if (refused.warning() != null) {
+                        session.log(Level.WARNING, refused.warning()); // set_startup_options' line
+                    }
                     session.fail(PgError.fatal(SqlState.PROTOCOL_VIOLATION, refused.message()), refused.message());
                     return;
                 }

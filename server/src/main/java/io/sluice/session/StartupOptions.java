@@ -24,7 +24,11 @@ final class StartupOptions {
     record Settings(List<Map.Entry<String, String>> settings) implements Result {
     }
 
-    record Refused(String message) implements Result {
+    /** @param warning PgBouncer's WARNING line before it refuses (the key with its value), or null */
+    record Refused(String message, String warning) implements Result {
+        Refused(String message) {
+            this(message, null);
+        }
     }
 
     private StartupOptions() {
@@ -81,7 +85,8 @@ final class StartupOptions {
             if (known.contains(key) || params.isTracked(key)) {
                 params.set(e.getKey(), e.getValue());
             } else if (!ignored.contains(key) && !ignored.contains("options")) {
-                return new Refused("unsupported startup parameter in options: " + e.getKey());
+                return new Refused("unsupported startup parameter in options: " + e.getKey(),
+                        "unsupported startup parameter in options: " + e.getKey() + "=" + e.getValue());
             }
         }
         return null;

@@ -135,6 +135,29 @@ class ConsoleSideBySideIT {
     }
 
     /**
+     * SHOW STATS counts what servers sent byte for byte as PgBouncer does: the replies to
+     * the pooler's own queries (the application_name SET for the client, the DISCARD ALL reset
+     * of session pooling) are server bytes too.
+     */
+    @Test
+    void serverBytesCountTheRepliesToThePoolersOwnQueries() throws Exception {
+        String pgPort = String.valueOf(io.sluice.testkit.PgCluster.shared().port());
+        String ini = "[databases]\nt = host=127.0.0.1 port=" + pgPort + " dbname=postgres\n[pgbouncer]\n"
+                + "auth_type = trust\nadmin_users = postgres\npool_mode = session\nstats_period = 1\n";
+        Pooler.sameAnswers("server bytes", ini, USERS, p -> {
+            for (int i = 0; i < 3; i++) {
+                ProcessRunner.of("psql", "-X", "-A", "-t", "-h", "127.0.0.1", "-p", String.valueOf(p.port()),
+                        "-U", "postgres", "-d", "t", "-c", "select 1").env("PGOPTIONS", null).run().requireSuccess();
+            }
+            io.sluice.testkit.Await.until(java.time.Duration.ofSeconds(10),
+                    () -> "3".equals(column(p.port(), "SHOW STATS", "t", "total_xact_count")), p + " counting");
+            return List.of("xacts " + column(p.port(), "SHOW STATS", "t", "total_xact_count"),
+                    "received " + column(p.port(), "SHOW STATS", "t", "total_received"),
+                    "sent " + column(p.port(), "SHOW STATS", "t", "total_sent"));
+        }, "xacts 3", "received 42", "sent 462");
+    }
+
+    /**
      * A unix-socket client is named by its process in log lines ({@code unix(<pid>)}) and shows
      * that pid in SHOW CLIENTS remote_pid, as PgBouncer reads it from SO_PEERCRED.
      */

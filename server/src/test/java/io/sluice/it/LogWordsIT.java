@@ -139,6 +139,41 @@ class LogWordsIT {
     }
 
     /**
+     * Server lines operators read: a session server in use when RECONNECT marked it closes at its
+     * release for "close_needed"; an idle server PostgreSQL terminated says what it got ("got
+     * packet 'E' from server when not linked") and closes for "server conn crashed?".
+     */
+    @Test
+    void markedAndTerminatedServersCloseWithPgBouncersReasons() throws Exception {
+        PgCluster pg = PgCluster.shared();
+        String entry = " = host=127.0.0.1 port=" + pg.port() + " dbname=postgres";
+        Map<String, List<String>> seen = new LinkedHashMap<>();
+        onBoth("sess" + entry + " pool_mode=session\ntx" + entry + " pool_mode=transaction",
+                "auth_type = trust\nadmin_users = postgres", USERS, p -> {
+                    try (java.sql.Connection c = io.sluice.testkit.Jdbc.connect("127.0.0.1", p.port(), "sess", "postgres", null)) {
+                        assertThat(Queries.run(c, "select 1")).isEqualTo("1");
+                        psql(p, "pgbouncer", "postgres", null, "RECONNECT sess");
+                    }
+                    Await.until(Duration.ofSeconds(10), () -> p.log().contains("sess/postgres@127.0.0.1:" + pg.port()
+                            + " closing because"), p.name() + " closing the marked server");
+                    String pid;
+                    try (java.sql.Connection c = io.sluice.testkit.Jdbc.connect("127.0.0.1", p.port(), "tx", "postgres", null)) {
+                        pid = Queries.run(c, "select pg_backend_pid()");
+                    }
+                    pg.query("select pg_terminate_backend(" + pid + ")");
+                    Await.until(Duration.ofSeconds(10), () -> p.log().contains("server conn crashed?"),
+                            p.name() + " closing the terminated server");
+                    seen.put(p.name().startsWith("Sluice") ? "Sluice" : "PgBouncer", p.log().lines()
+                            .filter(l -> l.contains(" S-0x") && !l.contains("new connection"))
+                            .map(LogWordsIT::normal).toList());
+                });
+        sameLines("marked and terminated servers", seen,
+                "LOG X: sess/postgres@127.0.0.1:PORT closing because: close_needed (age=Ns)",
+                "WARNING X: tx/postgres@127.0.0.1:PORT got packet 'E' from server when not linked",
+                "LOG X: tx/postgres@127.0.0.1:PORT closing because: server conn crashed? (age=Ns)");
+    }
+
+    /**
      * A config file that does not load: the parser's ERROR lines in PgBouncer's words (the place
      * as "in configuration (file:line)"), then "FATAL cannot load config file", and exit code 1.
      */

@@ -49,7 +49,8 @@ class StartupOptionsTest {
 
         ClientParams other = new ClientParams(Set.of("timezone"));
         assertThat(StartupOptions.apply("-c enable_seqscan=off", other, known, Set.of()))
-                .isEqualTo(new StartupOptions.Refused("unsupported startup parameter in options: enable_seqscan"));
+                .isEqualTo(new StartupOptions.Refused("unsupported startup parameter in options: enable_seqscan",
+                        "unsupported startup parameter in options: enable_seqscan=off"));
         assertThat(StartupOptions.apply("-c enable_seqscan=off", other, known, Set.of("enable_seqscan"))).isNull();
         // "options" in ignore_startup_parameters drops unknown settings but still applies known ones
         assertThat(StartupOptions.apply("-c enable_seqscan=off -c timezone=UTC", other, known, Set.of("options")))

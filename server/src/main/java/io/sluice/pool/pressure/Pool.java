@@ -328,6 +328,17 @@ public final class Pool {
         return recycler;
     }
 
+    /**
+     * Why {@code s}, given back, must close, or null: as {@link #staleReason}, except that one a
+     * RECONNECT or reload marked closes as PgBouncer's release_server says, "close_needed" (its
+     * idle servers closed at the mark itself with the mark's reason).
+     */
+    String releaseReason(PooledServer s, long now) {
+        String stale = staleReason(s, now);
+        boolean marked = stale != null && s.epoch() < epoch && !closed && !"pause mode".equals(epochReason);
+        return marked ? "close_needed" : stale;
+    }
+
     /** Why {@code s} must not be reused, or null. */
     String staleReason(PooledServer s, long now) {
         if (!s.handle().isOpen()) {

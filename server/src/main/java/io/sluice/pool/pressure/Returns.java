@@ -33,7 +33,7 @@ final class Returns {
             return;
         }
         long now = pool.now();
-        String stale = pool.staleReason(s, now);
+        String stale = pool.releaseReason(s, now);
         if (stale != null) {
             pool.closeServer(s, stale);
             return;

@@ -143,7 +143,8 @@ final class Relay extends ClientSide implements StatementRouter.Owner {
                 unsynced = false;
                 timeouts.queryForwarded();
             }
-            case 'd', 'c', 'f', Frame.CONTINUATION -> { }
+            case 'd', 'c', 'f' -> unsynced |= pendingSyncs == 0; // outside a COPY: not ready, as PgBouncer
+            case Frame.CONTINUATION -> { }
             default -> unsynced = true;
         }
         if (router != null) {

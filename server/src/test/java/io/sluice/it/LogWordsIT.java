@@ -174,6 +174,29 @@ class LogWordsIT {
     }
 
     /**
+     * CopyData outside a COPY leaves the server not ready, as PgBouncer marks it (PostgreSQL
+     * ignores the message), so a client that then leaves costs its server.
+     */
+    @Test
+    void copyDataOutsideACopyLeavesTheServerNotReady() throws Exception {
+        PgCluster pg = PgCluster.shared();
+        Map<String, List<String>> seen = new LinkedHashMap<>();
+        onBoth("postgres = host=127.0.0.1 port=" + pg.port(), "auth_type = trust", USERS, p -> {
+            try (RawClient c = new RawClient(p.port())) {
+                c.send(RawClient.startup(Map.of("user", "postgres", "database", "postgres")));
+                assertThat(c.readUntilReadyOrError()).isNull();
+                c.send(ByteBuffer.allocate(9).put((byte) 'd').putInt(8).put("abcd".getBytes(java.nio.charset.StandardCharsets.US_ASCII)).array());
+            }
+            Await.until(Duration.ofSeconds(10), () -> p.log().contains("server was not ready"), p.name() + " closing the server");
+            seen.put(p.name().startsWith("Sluice") ? "Sluice" : "PgBouncer", p.log().lines()
+                    .filter(l -> l.contains("closing because")).map(LogWordsIT::normal).toList());
+        });
+        sameLines("CopyData outside a COPY", seen,
+                "LOG X: postgres/postgres@127.0.0.1:PORT closing because: client unexpected eof (age=Ns)",
+                "LOG X: postgres/postgres@127.0.0.1:PORT closing because: client disconnect while server was not ready (age=Ns)");
+    }
+
+    /**
      * A config file that does not load: the parser's ERROR lines in PgBouncer's words (the place
      * as "in configuration (file:line)"), then "FATAL cannot load config file", and exit code 1.
      */

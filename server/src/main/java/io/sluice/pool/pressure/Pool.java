@@ -335,7 +335,9 @@ public final class Pool {
      */
     String releaseReason(PooledServer s, long now) {
         String stale = staleReason(s, now);
-        boolean marked = stale != null && s.epoch() < epoch && !closed && !"pause mode".equals(epochReason);
+        // only the epoch's own verdict: a server that closed meanwhile keeps its own reason
+        boolean marked = stale != null && s.handle().isOpen() && s.epoch() < epoch && !closed
+                && !"pause mode".equals(epochReason);
         return marked ? "close_needed" : stale;
     }
 

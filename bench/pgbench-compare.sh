@@ -18,10 +18,13 @@
 # servers stay open between runs, so the poolers hold up to 3 x clients of the cluster's 300
 # connections: keep clients at 90 or fewer there.
 #
+# BASE_JAVA_OPTS=... runs the base Sluice (SLUICE_JAR_BASE, or this build's jar when that is unset)
+# with those JVM options instead of the launcher's, to compare a JVM or Netty setting side by side.
+#
 # CONNECT=1 adds pgbench -C: a new connection for every transaction (issue 21's logins), so the
 # CPU figure is per login and transaction.
 #
-#   [ROUNDS=3] [WARMUP=5] [MODE=simple] [CONNECT=1] [FLOOR=1] [SLUICE_JAR_BASE=old.jar] bench/pgbench-compare.sh [seconds-per-run] [client counts...]
+#   [ROUNDS=3] [WARMUP=5] [MODE=simple] [CONNECT=1] [FLOOR=1] [SLUICE_JAR_BASE=old.jar] [BASE_JAVA_OPTS=...] bench/pgbench-compare.sh [seconds-per-run] [client counts...]
 #   e.g. bench/pgbench-compare.sh 15 1 50 200
 #        SLUICE_JAR_BASE=/path/sluice-before.jar bench/pgbench-compare.sh 15 1 50 200
 #
@@ -37,6 +40,7 @@ connect=(); [ -z "${CONNECT:-}" ] || connect=(-C)
 . "$(dirname "$0")/lib.sh"
 [ "$rounds" -ge 1 ] 2>/dev/null || { echo "ROUNDS must be a positive number" >&2; exit 2; }
 [ -z "$base_jar" ] || [ -f "$base_jar" ] || { echo "SLUICE_JAR_BASE: no such jar: $base_jar" >&2; exit 2; }
+[ -z "${BASE_JAVA_OPTS:-}" ] || [ -n "$base_jar" ] || base_jar=$jar
 pgbench_cluster
 pgb_port=$(free_port); sl_port=$(free_port)
 ini() { pgbench_ini "$1"; }
@@ -62,7 +66,13 @@ if [ -n "${FLOOR:-}" ]; then
   setsid java -Xms16m -Xmx256m -XX:+UseSerialGC -XX:MaxDirectMemorySize=256m -Xss512k \
     -cp "$jar" "$here/bench/NettyFloor.java" "$floor_port" "$pg_port" & pids+=($!)
 fi
-[ -z "$base_jar" ] || { SLUICE_JAR="$base_jar" "$here/server/src/main/dist/bin/sluice" -q "$work/sluice-base.ini" & pids+=($!); }
+if [ -n "$base_jar" ]; then
+  if [ -n "${BASE_JAVA_OPTS:-}" ]; then
+    JAVA_OPTS="$BASE_JAVA_OPTS" SLUICE_JAR="$base_jar" "$here/server/src/main/dist/bin/sluice" -q "$work/sluice-base.ini" & pids+=($!)
+  else
+    SLUICE_JAR="$base_jar" "$here/server/src/main/dist/bin/sluice" -q "$work/sluice-base.ini" & pids+=($!)
+  fi
+fi
 for p in "${ports[@]}"; do wait_port "$p"; done
 # the process that listens on each port (the JVM for Sluice, not its launcher): its CPU time
 # per transaction is the pooler's cost, which the machine's noise disturbs less than TPS

@@ -145,7 +145,7 @@ final class PauseControl implements DatabaseControl {
         pausing.add(p);
         p.drained().thenRun(() -> {
             pausing.remove(p);
-            reconnect(db, "pause mode");
+            reconnect(db, "pause mode", false);
             p.done().complete(null);
         });
         return p.done();
@@ -191,16 +191,19 @@ final class PauseControl implements DatabaseControl {
     /** RECONNECT [db]: the pools' current servers become close_needed and close when free. */
     @Override
     public void reconnect(String db) {
-        reconnect(db, "database configuration changed");
+        reconnect(db, "database configuration changed", true);
     }
 
-    /** {@link #reconnect(String)}, each close logged with {@code reason} (PgBouncer's words). */
-    private void reconnect(String db, String reason) {
+    /**
+     * {@link #reconnect(String)}, each close logged with {@code reason} (PgBouncer's words); a
+     * server in use then logs "close_needed" when given back if {@code closeNeededAtRelease}.
+     */
+    private void reconnect(String db, String reason, boolean closeNeededAtRelease) {
         for (Pool p : pools(db)) {
             // only servers whose socket is open: a closed one would never report its close
             p.snapshot().servers().stream().filter(s -> server.servers().containsKey(s.id()))
                     .forEach(s -> closeNeeded.put(s.id(), p.key().database()));
-            p.reconnect(reason);
+            p.reconnect(reason, closeNeededAtRelease);
         }
     }
 
@@ -253,7 +256,7 @@ final class PauseControl implements DatabaseControl {
                 c.kill("database removed", io.sluice.proto.PgError.fatal("08P01", "database removed"));
             }
         }
-        reconnect(db, "database removed");
+        reconnect(db, "database removed", true);
         for (var conn : List.copyOf(server.servers().values())) {
             if (closeNeeded(conn.id())) {
                 conn.channel().close();

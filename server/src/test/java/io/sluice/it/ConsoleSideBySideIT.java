@@ -123,8 +123,7 @@ class ConsoleSideBySideIT {
         Pooler.sameAnswers("SHOW SOCKETS states", ini, USERS, p -> {
             try (var c = p.connect("used")) {
                 Queries.run(c, "select 1");
-                ProcessResult r = ProcessRunner.of("psql", "-X", "-A", "-h", "127.0.0.1", "-p", String.valueOf(p.port()),
-                        "-U", "postgres", "-d", "pgbouncer", "-c", "SHOW SOCKETS").env("PGOPTIONS", null).run();
+                ProcessResult r = psql(p.port(), "postgres", "pgbouncer", "-c", "SHOW SOCKETS");
                 List<String> lines = r.stdout().lines().filter(l -> l.contains("|")).toList();
                 int type = List.of(lines.get(0).split("\\|", -1)).indexOf("type");
                 int state = List.of(lines.get(0).split("\\|", -1)).indexOf("state");
@@ -146,8 +145,7 @@ class ConsoleSideBySideIT {
                 + "auth_type = trust\nadmin_users = postgres\npool_mode = session\nstats_period = 1\n";
         Pooler.sameAnswers("server bytes", ini, USERS, p -> {
             for (int i = 0; i < 3; i++) {
-                ProcessRunner.of("psql", "-X", "-A", "-t", "-h", "127.0.0.1", "-p", String.valueOf(p.port()),
-                        "-U", "postgres", "-d", "t", "-c", "select 1").env("PGOPTIONS", null).run().requireSuccess();
+                psql(p.port(), "postgres", "t", "-t", "-c", "select 1").requireSuccess();
             }
             io.sluice.testkit.Await.until(java.time.Duration.ofSeconds(10),
                     () -> "3".equals(column(p.port(), "SHOW STATS", "t", "total_xact_count")), p + " counting");
@@ -164,8 +162,7 @@ class ConsoleSideBySideIT {
     @Test
     void aUnixSocketClientIsNamedByItsProcess() throws Exception {
         Pooler.sameAnswers("unix-socket client", INI, USERS, p -> {
-            ProcessResult r = ProcessRunner.of("psql", "-X", "-A", "-h", p.dir().toString(), "-p", String.valueOf(p.port()),
-                    "-U", "postgres", "-d", "pgbouncer", "-c", "SHOW CLIENTS").env("PGOPTIONS", null).run();
+            ProcessResult r = psqlAt(p.dir().toString(), p.port(), "postgres", "pgbouncer", "-c", "SHOW CLIENTS");
             List<String> lines = r.stdout().lines().filter(l -> l.contains("|")).toList();
             List<String> header = List.of(lines.get(0).split("\\|", -1));
             String[] own = lines.stream().skip(1).map(l -> l.split("\\|", -1))
@@ -187,10 +184,8 @@ class ConsoleSideBySideIT {
         String ini = INI + "stats_users = watcher\n";
         Pooler.sameAnswers("console errors in the log", ini, USERS + "\"watcher\" \"\"\n\"alice\" \"\"\n", p -> {
             tagOrError("FOO", p.port());
-            ProcessRunner.of("psql", "-X", "-A", "-h", "127.0.0.1", "-p", String.valueOf(p.port()),
-                    "-U", "watcher", "-d", "pgbouncer", "-c", "PAUSE").env("PGOPTIONS", null).run();
-            ProcessRunner.of("psql", "-X", "-A", "-h", "127.0.0.1", "-p", String.valueOf(p.port()),
-                    "-U", "alice", "-d", "pgbouncer", "-c", "SHOW VERSION").env("PGOPTIONS", null).run();
+            psql(p.port(), "watcher", "pgbouncer", "-c", "PAUSE");
+            psql(p.port(), "alice", "pgbouncer", "-c", "SHOW VERSION");
             io.sluice.testkit.Await.until(java.time.Duration.ofSeconds(10),
                     () -> p.log().contains("pooler error: not allowed"), p + " logging the refusals");
             return p.log().lines().filter(l -> l.contains("pooler error") || l.contains("pgbouncer/alice"))
@@ -215,26 +210,36 @@ class ConsoleSideBySideIT {
 
     /** A console listing's {@code name} column in the row of {@code db}, found by the header (versions differ in columns). */
     private static String column(int port, String show, String db, String name) {
-        ProcessResult r = ProcessRunner.of("psql", "-X", "-A", "-h", "127.0.0.1", "-p", String.valueOf(port),
-                "-U", "postgres", "-d", "pgbouncer", "-c", show).env("PGOPTIONS", null).run();
+        ProcessResult r = psql(port, "postgres", "pgbouncer", "-c", show);
         List<String> lines = r.stdout().lines().toList();
         int column = List.of(lines.get(0).split("\\|", -1)).indexOf(name);
         return lines.stream().filter(l -> l.startsWith(db + "|")).findFirst()
                 .map(l -> l.split("\\|", -1)[column]).orElse(r.describe());
     }
 
+    /** psql run as {@code user} on {@code db} through the pooler's TCP port, with {@code args} after the connection flags. */
+    private static ProcessResult psql(int port, String user, String db, String... args) {
+        return psqlAt("127.0.0.1", port, user, db, args);
+    }
+
+    /** {@link #psql} on {@code host}: an address, or a unix-socket directory. */
+    private static ProcessResult psqlAt(String host, int port, String user, String db, String... args) {
+        List<String> command = new java.util.ArrayList<>(List.of("psql", "-X", "-A", "-h", host, "-p", String.valueOf(port),
+                "-U", user, "-d", db));
+        command.addAll(List.of(args));
+        return ProcessRunner.of(command).env("PGOPTIONS", null).run();
+    }
+
     /** A console command's tag, or its error line. */
     private static String tagOrError(String command, int port) {
-        ProcessResult r = ProcessRunner.of("psql", "-X", "-A", "-h", "127.0.0.1", "-p", String.valueOf(port),
-                "-U", "postgres", "-d", "pgbouncer", "-c", command).env("PGOPTIONS", null).run();
+        ProcessResult r = psql(port, "postgres", "pgbouncer", "-c", command);
         return r.stderr().lines().filter(l -> l.startsWith("ERROR")).findFirst()
                 .orElse(r.stdout().strip());
     }
 
     /** The database column of every row (the third column for SHOW CLIENTS, the first for SHOW POOLS). */
     private static List<String> firstColumn(int port, String show) {
-        ProcessResult r = ProcessRunner.of("psql", "-X", "-A", "-t", "-h", "127.0.0.1", "-p", String.valueOf(port),
-                "-U", "postgres", "-d", "pgbouncer", "-c", show).env("PGOPTIONS", null).run();
+        ProcessResult r = psql(port, "postgres", "pgbouncer", "-t", "-c", show);
         int column = show.endsWith("CLIENTS") ? 2 : 0;
         return r.stdout().lines().filter(l -> !l.isBlank()).map(l -> l.split("\\|", -1)[column]).toList();
     }
@@ -243,9 +248,7 @@ class ConsoleSideBySideIT {
     private static String answer(String command, int port) {
         boolean show = command.startsWith("SHOW CONFIG ");
         String key = show ? command.substring("SHOW CONFIG ".length()) : null;
-        ProcessResult r = ProcessRunner.of("psql", "-X", "-A", "-t", "-h", "127.0.0.1", "-p", String.valueOf(port),
-                "-U", "postgres", "-d", "pgbouncer", "-c", show ? "SHOW CONFIG" : command, "-c", "SHOW VERSION")
-                .env("PGOPTIONS", null).run();
+        ProcessResult r = psql(port, "postgres", "pgbouncer", "-t", "-c", show ? "SHOW CONFIG" : command, "-c", "SHOW VERSION");
         if (show) {
             return r.stdout().lines().filter(l -> l.startsWith(key + "|")).findFirst()
                     .map(l -> key + "=" + l.split("\\|")[1].replace(String.valueOf(port), "<port>")).orElse(r.stdout());

@@ -164,7 +164,7 @@ public final class PoolRegistry {
 
     public void reconnectAll() {
         for (Pool p : pools()) {
-            p.reconnect(CONFIG_CHANGED);
+            p.reconnect(CONFIG_CHANGED, true);
         }
     }
 
@@ -173,7 +173,7 @@ public final class PoolRegistry {
         int n = 0;
         for (Pool p : pools()) {
             if (p.key().database().equals(database)) {
-                p.reconnect(CONFIG_CHANGED);
+                p.reconnect(CONFIG_CHANGED, true);
                 n++;
             }
         }

@@ -80,6 +80,8 @@ public final class Pool {
     private final Coordinator coordinator;
     private long epoch;
     private String epochReason = "database configuration changed";
+    /** Whether a server of an older epoch that is given back closes as "close_needed" (RECONNECT, reload). */
+    private boolean epochMarksRelease = true;
     private boolean wakeScheduled;
     private boolean closed;
 
@@ -145,11 +147,14 @@ public final class Pool {
     /**
      * Admin RECONNECT, RELOAD of a changed database, PAUSE: idle connections close now, leased
      * ones when released, new ones open as needed; each close is logged with {@code reason}
-     * (PgBouncer's words: "database configuration changed", "pause mode").
+     * (PgBouncer's words: "database configuration changed", "pause mode"). With
+     * {@code closeNeededAtRelease}, a leased server closes at release as "close_needed", as
+     * PgBouncer's release_server logs the servers RECONNECT or a reload marked.
      */
-    public void reconnect(String reason) {
+    public void reconnect(String reason, boolean closeNeededAtRelease) {
         epoch++;
         epochReason = reason;
+        epochMarksRelease = closeNeededAtRelease;
         for (PooledServer s : places.idle().snapshot()) {
             closeServer(s, reason);
         }
@@ -337,7 +342,7 @@ public final class Pool {
         String stale = staleReason(s, now);
         // only the epoch's own verdict: a server that closed meanwhile keeps its own reason
         boolean marked = stale != null && s.handle().isOpen() && s.epoch() < epoch && !closed
-                && !"pause mode".equals(epochReason);
+                && epochMarksRelease;
         return marked ? "close_needed" : stale;
     }
 

@@ -189,7 +189,7 @@ class CoordinatorTest {
         List<FakeServerHandle> bServers = h.warm(b, 1);       // young A: B got a reserve permit
         assertThat(h.snap().reserveUsed()).isEqualTo(1);
 
-        a.reconnect("database configuration changed");         // main gets room (A's idle servers close)
+        a.reconnect("database configuration changed", true);       // main gets room (A's idle servers close)
         h.vt.runUntilIdle();
         assertThat(closedCount(aServers)).isEqualTo(2);
         h.janitor.tick(b, h.vt.nanoTime());

@@ -70,7 +70,7 @@ class RecycleTest {
         h.warm(2);
         TestWaiter leased = h.checkout();
         FakeServerHandle busy = (FakeServerHandle) leased.lease.server();
-        h.pool.reconnect("pause mode");
+        h.pool.reconnect("pause mode", false);
         assertThat(h.pool.snapshot().svIdle()).isZero();
         assertThat(busy.isClosed()).isFalse();
         leased.lease.release();
@@ -80,6 +80,17 @@ class RecycleTest {
         h.vt.runAll(S);
         assertThat(next.served()).isTrue();
         assertThat(h.connector.live).isEqualTo(1);
+    }
+
+    @Test
+    void aServerMarkedByReconnectClosesAtReleaseAsCloseNeeded() {
+        Harness h = harness(3);
+        h.warm(2);
+        TestWaiter leased = h.checkout();
+        FakeServerHandle busy = (FakeServerHandle) leased.lease.server();
+        h.pool.reconnect("database configuration changed", true);
+        leased.lease.release();
+        assertThat(busy.closeReason()).as("PgBouncer's release_server words").isEqualTo("close_needed");
     }
 
     @Test

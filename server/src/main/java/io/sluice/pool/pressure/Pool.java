@@ -3,7 +3,6 @@ package io.sluice.pool.pressure;
 import io.sluice.pool.CheckoutFailure;
 import io.sluice.pool.ConnectionLimit;
 import io.sluice.pool.HandoffQueue;
-import io.sluice.pool.LifetimePolicy;
 import io.sluice.pool.PoolEvents;
 import io.sluice.pool.PoolKey;
 import io.sluice.pool.PoolSettings;
@@ -78,12 +77,8 @@ public final class Pool {
     private final Returns returns = new Returns(this);
     private final Creator creator;
     private final Coordinator coordinator;
-    private long epoch;
-    private String epochReason = "database configuration changed";
-    /** Whether a server of an older epoch that is given back closes as "close_needed" (RECONNECT, reload). */
-    private boolean epochMarksRelease = true;
+    private final Generations generations = new Generations();
     private boolean wakeScheduled;
-    private boolean closed;
 
     public Pool(PoolKey key, PoolSettings settings, ServerConnector connector, PoolEvents events,
                 ConnectionLimit databaseLimit, ConnectionLimit userLimit,
@@ -122,7 +117,7 @@ public final class Pool {
      * PAUSE): that time counts against its query_wait_timeout, as it does in PgBouncer.
      */
     public void checkout(Waiter waiter, long waitedNanos) {
-        if (closed) {
+        if (generations.isClosed()) {
             waiter.failed(Failures.closed());
             return;
         }
@@ -152,9 +147,7 @@ public final class Pool {
      * PgBouncer's release_server logs the servers RECONNECT or a reload marked.
      */
     public void reconnect(String reason, boolean closeNeededAtRelease) {
-        epoch++;
-        epochReason = reason;
-        epochMarksRelease = closeNeededAtRelease;
+        generations.mark(reason, closeNeededAtRelease);
         for (PooledServer s : places.idle().snapshot()) {
             closeServer(s, reason);
         }
@@ -162,13 +155,12 @@ public final class Pool {
 
     /** Why servers of an older epoch close: the last {@link #reconnect}'s reason. */
     String epochReason() {
-        return epochReason;
+        return generations.reason();
     }
 
     /** Shuts the pool: idle servers close now, leased ones at release; waiters fail with CLOSED. */
     public void closeAll(String reason) {
-        closed = true;
-        epoch++;
+        generations.close();
         for (PooledServer s : places.idle().snapshot()) {
             closeServer(s, reason);
         }
@@ -254,11 +246,11 @@ public final class Pool {
     }
 
     public boolean isClosed() {
-        return closed;
+        return generations.isClosed();
     }
 
     public long epoch() {
-        return epoch;
+        return generations.current();
     }
 
     /** All connections of the pool: idle, leased, probing and being opened. */
@@ -333,34 +325,14 @@ public final class Pool {
         return recycler;
     }
 
-    /**
-     * Why {@code s}, given back, must close, or null: as {@link #staleReason}, except that one a
-     * RECONNECT or reload marked closes as PgBouncer's release_server says, "close_needed" (its
-     * idle servers closed at the mark itself with the mark's reason).
-     */
+    /** Why {@code s}, given back, must close, or null (see {@link Generations#releaseReason}). */
     String releaseReason(PooledServer s, long now) {
-        String stale = staleReason(s, now);
-        // only the epoch's own verdict: a server that closed meanwhile keeps its own reason
-        boolean marked = stale != null && s.handle().isOpen() && s.epoch() < epoch && !closed
-                && epochMarksRelease;
-        return marked ? "close_needed" : stale;
+        return generations.releaseReason(s, settings.serverLifetime(), now);
     }
 
     /** Why {@code s} must not be reused, or null. */
     String staleReason(PooledServer s, long now) {
-        if (!s.handle().isOpen()) {
-            return "server connection closed";
-        }
-        if (s.epoch() < epoch) {
-            return closed ? "pool closed" : epochReason;
-        }
-        if (s.handle().retired()) {
-            return "host draining";
-        }
-        if (LifetimePolicy.expired(s, settings.serverLifetime(), now)) {
-            return "server lifetime over";
-        }
-        return null;
+        return generations.staleReason(s, settings.serverLifetime(), now);
     }
 
     void lend(PooledServer s, Checkout c) {
@@ -439,7 +411,7 @@ public final class Pool {
 
     /** Coalesced, deferred wake of the burst-gate queue (capacity or a slot may be free). */
     void requestGateWake() {
-        if (!wakeScheduled && !closed) {
+        if (!wakeScheduled && !generations.isClosed()) {
             wakeScheduled = true;
             scheduler.execute(this::gateWake);
         }

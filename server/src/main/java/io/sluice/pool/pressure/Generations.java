@@ -1,0 +1,73 @@
+package io.sluice.pool.pressure;
+
+import io.sluice.pool.LifetimePolicy;
+import io.sluice.pool.PooledServer;
+
+/**
+ * A pool's generations of servers and why a server may not be used again. RECONNECT, a reload
+ * that changes the database, PAUSE, KILL and the pool's close each start a new generation:
+ * servers of an older one close, idle ones at once, leased ones when they are given back.
+ */
+final class Generations {
+    private long current;
+    private String reason = "database configuration changed";
+    /** Whether a server of an older generation closes as "close_needed" when given back (RECONNECT, reload). */
+    private boolean closeNeededAtRelease = true;
+    private boolean closed;
+
+    /** Starts a new generation; the older servers close with {@code why} (PgBouncer's words). */
+    void mark(String why, boolean closeNeededAtRelease) {
+        current++;
+        reason = why;
+        this.closeNeededAtRelease = closeNeededAtRelease;
+    }
+
+    /** The pool closes: a last generation, after which no server is used again. */
+    void close() {
+        closed = true;
+        current++;
+    }
+
+    long current() {
+        return current;
+    }
+
+    boolean isClosed() {
+        return closed;
+    }
+
+    /** Why servers of an older generation close: the last {@link #mark}'s reason. */
+    String reason() {
+        return reason;
+    }
+
+    /** Why {@code s} must not be used again, or null. */
+    String staleReason(PooledServer s, long serverLifetime, long now) {
+        if (!s.handle().isOpen()) {
+            return "server connection closed";
+        }
+        if (s.epoch() < current) {
+            return closed ? "pool closed" : reason;
+        }
+        if (s.handle().retired()) {
+            return "host draining";
+        }
+        if (LifetimePolicy.expired(s, serverLifetime, now)) {
+            return "server lifetime over";
+        }
+        return null;
+    }
+
+    /**
+     * Why {@code s}, given back, must close, or null: as {@link #staleReason}, except that one
+     * RECONNECT or a reload marked closes as PgBouncer's release_server says, "close_needed" (the
+     * idle servers closed at the mark itself with the mark's reason). A server that closed
+     * meanwhile keeps its own reason.
+     */
+    String releaseReason(PooledServer s, long serverLifetime, long now) {
+        String stale = staleReason(s, serverLifetime, now);
+        boolean marked = stale != null && closeNeededAtRelease && !closed && s.handle().isOpen()
+                && s.epoch() < current;
+        return marked ? "close_needed" : stale;
+    }
+}

@@ -49,12 +49,26 @@ final class ConsoleSession implements ConsoleReply {
                     session.context().console().execute(sql, session.user(), admin, this);
                 }
                 case 'X' -> session.close("client close request");
-                default -> session.fail(PgError.fatal(SqlState.PROTOCOL_VIOLATION,
-                        "extended query protocol not supported by admin console"), "bad console packet");
+                default -> refuse((char) frame.type());
             }
         } finally {
             frame.release();
         }
+    }
+
+    /**
+     * Anything but a simple query or Terminate, as PgBouncer's admin console answers it: an
+     * ERROR and ReadyForQuery (its admin_error), then the FATAL "bad packet" and the close. The
+     * ERROR's text is what client libraries show, so it names the extended protocol for Parse,
+     * Bind and Execute and the message type's code otherwise.
+     */
+    private void refuse(char type) {
+        error(SqlState.PROTOCOL_VIOLATION, switch (type) {
+            case 'P', 'B', 'E' -> "extended query protocol not supported by admin console";
+            default -> "unsupported packet type for admin console: " + (int) type;
+        });
+        session.write(Encoders.readyForQuery(session.channel().alloc(), TransactionStatus.IDLE));
+        session.fail(PgError.fatal(SqlState.PROTOCOL_VIOLATION, "bad packet"), "bad packet");
     }
 
     /**

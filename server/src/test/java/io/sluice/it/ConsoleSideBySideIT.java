@@ -199,6 +199,43 @@ class ConsoleSideBySideIT {
                 "WARNING X: pgbouncer/alice@127.0.0.1:PORT pooler error: not allowed");
     }
 
+    /**
+     * The console speaks the simple query protocol only. A Parse, Bind or Execute gets PgBouncer's
+     * admin_error (an ERROR and ReadyForQuery), then the FATAL "bad packet" and the close; another
+     * message type is named by its code. Client libraries show the first ERROR's text to the user.
+     */
+    @Test
+    void extendedProtocolOnTheConsoleGetsAnErrorThenBadPacket() throws Exception {
+        Pooler.sameAnswers("console extended protocol", INI, USERS, p -> {
+            List<String> out = new java.util.ArrayList<>();
+            for (char type : new char[] {'P', 'S'}) {
+                try (RawClient c = new RawClient(p.port())) {
+                    c.send(RawClient.startup(Map.of("user", "postgres", "database", "pgbouncer")));
+                    assertThat(c.readUntilReadyOrError()).isNull();
+                    // a Parse of an unnamed "SHOW VERSION" (no parameter types), or a bare Sync
+                    byte[] body = type == 'P' ? "\0SHOW VERSION\0\0\0".getBytes(java.nio.charset.StandardCharsets.UTF_8)
+                            : new byte[0];
+                    c.send(java.nio.ByteBuffer.allocate(5 + body.length).put((byte) type).putInt(4 + body.length)
+                            .put(body).array());
+                    for (int i = 0; i < 4; i++) {
+                        RawClient.Message m;
+                        try {
+                            m = c.readMessage();
+                        } catch (java.io.EOFException eof) {
+                            out.add(type + ": EOF");
+                            break;
+                        }
+                        Map<Character, String> f = m.type() == 'E' ? RawClient.fields(m.body()) : Map.of();
+                        out.add(type + ": " + m.type() + (m.type() == 'E' ? " " + f.get('S') + " " + f.get('C') + " " + f.get('M') : ""));
+                    }
+                }
+            }
+            return out;
+        }, "P: E ERROR 08P01 extended query protocol not supported by admin console", "P: Z", "P: E FATAL 08P01 bad packet",
+                "P: EOF", "S: E ERROR 08P01 unsupported packet type for admin console: 83", "S: Z", "S: E FATAL 08P01 bad packet",
+                "S: EOF");
+    }
+
     private static String pausedColumn(int port) {
         return pausedColumn(port, "placeholder");
     }

@@ -41,6 +41,17 @@ public final class RunJoiner extends ChannelOutboundHandlerAdapter {
         return new VoidChannelPromise(ch, false);
     }
 
+    /**
+     * Drops the run not yet written on {@code ch}: the replies of the read that a client is being
+     * thrown out for, which PgBouncer drops with the connection. Written runs are not taken back.
+     */
+    public static void discardPending(Channel ch) {
+        RunJoiner joiner = ch.pipeline().get(RunJoiner.class);
+        if (joiner != null) {
+            joiner.drop();
+        }
+    }
+
     @Override
     public void handlerAdded(ChannelHandlerContext ctx) {
         voidPromise = relayedWrites(ctx.channel());

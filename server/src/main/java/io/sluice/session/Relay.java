@@ -4,6 +4,7 @@ import io.sluice.backend.ServerConnection;
 import io.sluice.backend.ServerListener;
 import io.sluice.config.PoolMode;
 import io.sluice.log.Log;
+import io.sluice.net.RunJoiner;
 import io.sluice.pool.CheckoutFailure;
 import io.sluice.pool.Lease;
 import io.sluice.pool.Waiter;
@@ -267,6 +268,8 @@ final class Relay extends ClientSide implements StatementRouter.Owner {
     public void onReady(TransactionStatus status, Frame frame) {
         if (policy.refusesTransactionBlock(status)) {
             frame.release();
+            // the statement's own reply (BEGIN) came in the same read: PgBouncer never sends it
+            RunJoiner.discardPending(session.channel());
             session.fail(PgError.fatal(SqlState.PROTOCOL_VIOLATION,
                             "transaction blocks not allowed in statement pooling mode"),
                     "transaction blocks not allowed in statement pooling mode");

@@ -67,14 +67,7 @@ class RecycleTest {
     @Test
     void reconnectClosesIdleNowAndLeasedAtRelease() {
         Harness h = harness(3);
-        h.warm(2);
-        TestWaiter leased = h.checkout();
-        FakeServerHandle busy = (FakeServerHandle) leased.lease.server();
-        h.pool.reconnect("pause mode", false);
-        assertThat(h.pool.snapshot().svIdle()).isZero();
-        assertThat(busy.isClosed()).isFalse();
-        leased.lease.release();
-        assertThat(busy.isClosed()).isTrue();
+        FakeServerHandle busy = leasedThroughReconnect(h, "pause mode", false);
         assertThat(busy.closeReason()).as("the reconnect's reason, as PgBouncer logs it").isEqualTo("pause mode");
         TestWaiter next = h.checkout();
         h.vt.runAll(S);
@@ -84,13 +77,21 @@ class RecycleTest {
 
     @Test
     void aServerMarkedByReconnectClosesAtReleaseAsCloseNeeded() {
-        Harness h = harness(3);
+        FakeServerHandle busy = leasedThroughReconnect(harness(3), "database configuration changed", true);
+        assertThat(busy.closeReason()).as("PgBouncer's release_server words").isEqualTo("close_needed");
+    }
+
+    /** Two warm servers, one leased across a reconnect: the idle one closes at once, the leased one at release. */
+    private static FakeServerHandle leasedThroughReconnect(Harness h, String reason, boolean closeNeededAtRelease) {
         h.warm(2);
         TestWaiter leased = h.checkout();
         FakeServerHandle busy = (FakeServerHandle) leased.lease.server();
-        h.pool.reconnect("database configuration changed", true);
+        h.pool.reconnect(reason, closeNeededAtRelease);
+        assertThat(h.pool.snapshot().svIdle()).isZero();
+        assertThat(busy.isClosed()).isFalse();
         leased.lease.release();
-        assertThat(busy.closeReason()).as("PgBouncer's release_server words").isEqualTo("close_needed");
+        assertThat(busy.isClosed()).isTrue();
+        return busy;
     }
 
     @Test

@@ -5,8 +5,9 @@ import io.sluice.pool.PooledServer;
 
 /**
  * A pool's generations of servers and why a server may not be used again. RECONNECT, a reload
- * that changes the database, PAUSE, KILL and the pool's close each start a new generation:
- * servers of an older one close, idle ones at once, leased ones when they are given back.
+ * that changes the database, PAUSE, KILL and the pool's close each start a new generation (the
+ * epoch number each server carries from its connect): servers of an older one close, idle ones
+ * at once, leased ones when they are given back.
  */
 final class Generations {
     private long current;
@@ -59,10 +60,10 @@ final class Generations {
     }
 
     /**
-     * Why {@code s}, given back, must close, or null: as {@link #staleReason}, except that one
-     * RECONNECT or a reload marked closes as PgBouncer's release_server says, "close_needed" (the
-     * idle servers closed at the mark itself with the mark's reason). A server that closed
-     * meanwhile keeps its own reason.
+     * Why {@code s}, given back, must close, or null: as {@link #staleReason}, except that a
+     * server RECONNECT or a reload marked closes as PgBouncer's release_server says,
+     * "close_needed" (the idle ones closed at the mark itself, with the mark's reason). A server
+     * that closed meanwhile keeps its own reason.
      */
     String releaseReason(PooledServer s, long serverLifetime, long now) {
         String stale = staleReason(s, serverLifetime, now);

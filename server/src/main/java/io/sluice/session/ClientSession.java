@@ -244,19 +244,22 @@ public final class ClientSession extends ChannelInboundHandlerAdapter {
         Frame frame = (Frame) msg;
         if (state == State.LOGIN) {
             login.onFrame(frame);
+            return;
+        }
+        // PgBouncer's handle_client_work judges the type first, the console's clients' too
+        String refused = FrontendFilter.refusal(frame.type(), replicationRelay != null, ctx.settings().disablePqexec());
+        if (refused != null) {
+            int t = frame.type() & 0xff;
+            frame.release();
+            FrontendFilter.logRefusal(this, refused, t);
+            fail(PgError.fatal(SqlState.PROTOCOL_VIOLATION, refused), refused);
         } else if (console != null) {
             console.onFrame(frame);
         } else {
             requestTimeMillis = System.currentTimeMillis();
-            String refused = FrontendFilter.refusal(frame.type(), replicationRelay != null, ctx.settings().disablePqexec());
             if (frame.type() == 'X') {
                 frame.release();
                 close("client close request");
-            } else if (refused != null) {
-                int t = frame.type() & 0xff;
-                frame.release();
-                FrontendFilter.logRefusal(this, refused, t);
-                fail(PgError.fatal(SqlState.PROTOCOL_VIOLATION, refused), refused);
             } else if (replicationRelay != null) {
                 replicationRelay.fromClient(frame);
             } else {

@@ -49,7 +49,7 @@ final class ConsoleSession implements ConsoleReply {
                     session.context().console().execute(sql, session.user(), admin, this);
                 }
                 case 'X' -> session.close("client close request");
-                default -> refuse((char) frame.type());
+                default -> refuse(frame.type());
             }
         } finally {
             frame.release();
@@ -60,12 +60,13 @@ final class ConsoleSession implements ConsoleReply {
      * Anything but a simple query or Terminate, as PgBouncer's admin console answers it: an
      * ERROR and ReadyForQuery (its admin_error), then the FATAL "bad packet" and the close. The
      * ERROR's text is what client libraries show, so it names the extended protocol for Parse,
-     * Bind and Execute and the message type's code otherwise.
+     * Bind and Execute and the message type's code otherwise. Types no client may send never get
+     * here: {@link FrontendFilter} refuses them for every client, as PgBouncer does.
      */
-    private void refuse(char type) {
+    private void refuse(byte type) {
         error(SqlState.PROTOCOL_VIOLATION, switch (type) {
             case 'P', 'B', 'E' -> "extended query protocol not supported by admin console";
-            default -> "unsupported packet type for admin console: " + (int) type;
+            default -> "unsupported packet type for admin console: " + type;
         });
         session.write(Encoders.readyForQuery(session.channel().alloc(), TransactionStatus.IDLE));
         session.fail(PgError.fatal(SqlState.PROTOCOL_VIOLATION, "bad packet"), "bad packet");

@@ -203,12 +203,13 @@ class ConsoleSideBySideIT {
      * The console speaks the simple query protocol only. A Parse, Bind or Execute gets PgBouncer's
      * admin_error (an ERROR and ReadyForQuery), then the FATAL "bad packet" and the close; another
      * message type is named by its code. Client libraries show the first ERROR's text to the user.
+     * A type that no client may send is refused as on any connection: FATAL "unknown pkt".
      */
     @Test
     void extendedProtocolOnTheConsoleGetsAnErrorThenBadPacket() throws Exception {
         Pooler.sameAnswers("console extended protocol", INI, USERS, p -> {
             List<String> out = new java.util.ArrayList<>();
-            for (char type : new char[] {'P', 'S'}) {
+            for (char type : new char[] {'P', 'S', (char) 200}) {
                 try (RawClient c = new RawClient(p.port())) {
                     c.send(RawClient.startup(Map.of("user", "postgres", "database", "pgbouncer")));
                     assertThat(c.readUntilReadyOrError()).isNull();
@@ -222,18 +223,20 @@ class ConsoleSideBySideIT {
                         try {
                             m = c.readMessage();
                         } catch (java.io.EOFException eof) {
-                            out.add(type + ": EOF");
+                            out.add((int) type + ": EOF");
                             break;
                         }
                         Map<Character, String> f = m.type() == 'E' ? RawClient.fields(m.body()) : Map.of();
-                        out.add(type + ": " + m.type() + (m.type() == 'E' ? " " + f.get('S') + " " + f.get('C') + " " + f.get('M') : ""));
+                        out.add((int) type + ": " + m.type() + (m.type() == 'E' ? " " + f.get('S') + " " + f.get('C') + " " + f.get('M') : ""));
                     }
                 }
             }
             return out;
-        }, "P: E ERROR 08P01 extended query protocol not supported by admin console", "P: Z", "P: E FATAL 08P01 bad packet",
-                "P: EOF", "S: E ERROR 08P01 unsupported packet type for admin console: 83", "S: Z", "S: E FATAL 08P01 bad packet",
-                "S: EOF");
+        }, "80: E ERROR 08P01 extended query protocol not supported by admin console", "80: Z", "80: E FATAL 08P01 bad packet",
+                "80: EOF", "83: E ERROR 08P01 unsupported packet type for admin console: 83", "83: Z",
+                "83: E FATAL 08P01 bad packet", "83: EOF",
+                // a type no client may send is refused before the console sees it
+                "200: E FATAL 08P01 unknown pkt", "200: EOF");
     }
 
     private static String pausedColumn(int port) {

@@ -239,6 +239,16 @@ class ConsoleSideBySideIT {
                 "200: E FATAL 08P01 unknown pkt", "200: EOF");
     }
 
+    /** disable_pqexec applies to the console too: PgBouncer judges the message type before the console sees it. */
+    @Test
+    void disablePqexecRefusesTheConsolesSimpleQueriesToo() throws Exception {
+        Pooler.sameAnswers("console under disable_pqexec", INI + "disable_pqexec = 1\n", USERS, p -> {
+            ProcessResult r = psql(p.port(), "postgres", "pgbouncer", "-c", "SHOW VERSION");
+            return List.of("exit " + r.exitCode(), r.stderr().lines().filter(l -> l.contains("FATAL")).findFirst()
+                    .map(l -> l.replaceAll("^.*FATAL", "FATAL")).orElse(r.describe()));
+        }, "exit 2", "FATAL:  PQexec disallowed");
+    }
+
     private static String pausedColumn(int port) {
         return pausedColumn(port, "placeholder");
     }

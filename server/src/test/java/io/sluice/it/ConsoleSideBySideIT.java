@@ -214,21 +214,9 @@ class ConsoleSideBySideIT {
                     c.send(RawClient.startup(Map.of("user", "postgres", "database", "pgbouncer")));
                     assertThat(c.readUntilReadyOrError()).isNull();
                     // a Parse of an unnamed "SHOW VERSION" (no parameter types), or a bare Sync
-                    byte[] body = type == 'P' ? "\0SHOW VERSION\0\0\0".getBytes(java.nio.charset.StandardCharsets.UTF_8)
-                            : new byte[0];
-                    c.send(java.nio.ByteBuffer.allocate(5 + body.length).put((byte) type).putInt(4 + body.length)
-                            .put(body).array());
-                    for (int i = 0; i < 4; i++) {
-                        RawClient.Message m;
-                        try {
-                            m = c.readMessage();
-                        } catch (java.io.EOFException eof) {
-                            out.add((int) type + ": EOF");
-                            break;
-                        }
-                        Map<Character, String> f = m.type() == 'E' ? RawClient.fields(m.body()) : Map.of();
-                        out.add((int) type + ": " + m.type() + (m.type() == 'E' ? " " + f.get('S') + " " + f.get('C') + " " + f.get('M') : ""));
-                    }
+                    c.send(Hostile.msg(type, type == 'P' ? "\0SHOW VERSION\0\0\0".getBytes(java.nio.charset.StandardCharsets.UTF_8)
+                            : new byte[0]));
+                    c.describeUntilClosed(4).forEach(m -> out.add((int) type + ": " + m));
                 }
             }
             return out;

@@ -154,6 +154,26 @@ final class RawClient implements AutoCloseable {
         }
     }
 
+    /**
+     * Up to {@code max} backend messages until the server closes, each as its type letter, an
+     * ErrorResponse as "E severity sqlstate message", and "EOF" for the close.
+     */
+    java.util.List<String> describeUntilClosed(int max) throws IOException {
+        java.util.List<String> seen = new java.util.ArrayList<>();
+        while (seen.size() < max) {
+            Message m;
+            try {
+                m = readMessage();
+            } catch (EOFException eof) {
+                seen.add("EOF");
+                break;
+            }
+            Map<Character, String> f = m.type() == 'E' ? fields(m.body()) : Map.of();
+            seen.add(m.type() == 'E' ? "E " + f.get('S') + " " + f.get('C') + " " + f.get('M') : String.valueOf(m.type()));
+        }
+        return seen;
+    }
+
     /** True when the server closed the connection (EOF) within the socket timeout. */
     boolean closedByServer() throws IOException {
         try {

@@ -3,7 +3,6 @@ package io.sluice.it;
 import io.sluice.testkit.PgCluster;
 import org.junit.jupiter.api.Test;
 
-import java.io.EOFException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -30,18 +29,7 @@ class StatementPoolingIT {
                 }
                 seen.add("select: " + c.queryOne("select 7"));
                 c.send(RawClient.query("begin"));
-                while (seen.size() < 6) {
-                    RawClient.Message m;
-                    try {
-                        m = c.readMessage();
-                    } catch (EOFException eof) {
-                        seen.add("EOF");
-                        break;
-                    }
-                    Map<Character, String> f = m.type() == 'E' ? RawClient.fields(m.body()) : Map.of();
-                    seen.add(m.type() == 'E' ? "E " + f.get('S') + " " + f.get('C') + " " + f.get('M')
-                            : String.valueOf(m.type()));
-                }
+                seen.addAll(c.describeUntilClosed(4));
             }
             return seen;
         }, "select: 7", "E FATAL 08P01 transaction blocks not allowed in statement pooling mode", "EOF");

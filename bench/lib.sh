@@ -98,8 +98,8 @@ pgbench_cluster() {
 }
 
 # pgbench_ini PORT [EXTRA]: the pgbouncer.ini every pooler runs in the pgbench benchmarks (only the
-# port differs): database postgres on $pg_port, trust, one transaction-mode pool of 20 (POOL_MODE,
-# POOL_SIZE change them); EXTRA
+# port differs): database postgres on $pg_port, trust, one transaction-mode pool of 20 (AUTH_TYPE,
+# POOL_MODE, POOL_SIZE change them); EXTRA
 # lines go under [pgbouncer]
 pgbench_ini() {
   cat <<INI
@@ -109,7 +109,7 @@ postgres = host=127.0.0.1 port=$pg_port dbname=postgres
 listen_addr = 127.0.0.1
 listen_port = $1
 unix_socket_dir = $work
-auth_type = trust
+auth_type = ${AUTH_TYPE:-trust}
 auth_file = $work/userlist.txt
 pool_mode = ${POOL_MODE:-transaction}
 default_pool_size = ${POOL_SIZE:-20}

@@ -24,7 +24,12 @@
 # CONNECT=1 adds pgbench -C: a new connection for every transaction (issue 21's logins), so the
 # CPU figure is per login and transaction.
 #
-#   [ROUNDS=3] [WARMUP=5] [MODE=simple] [CONNECT=1] [FLOOR=1] [SLUICE_JAR_BASE=old.jar] [BASE_JAVA_OPTS=...] bench/pgbench-compare.sh [seconds-per-run] [client counts...]
+# CLIENT_AUTH=scram-sha-256 has the clients log in with SCRAM (issue 21's logins "with SCRAM"):
+# userlist.txt holds PostgreSQL's own SCRAM secret of the password pgbench sends, as a
+# userlist copied from pg_authid does. CLIENT_AUTH=plain-secret keeps that password in plain text
+# there instead, so each pooler derives the SCRAM keys from it. Logins to PostgreSQL stay trust.
+#
+#   [ROUNDS=3] [WARMUP=5] [MODE=simple] [CONNECT=1] [CLIENT_AUTH=scram-sha-256|plain-secret] [FLOOR=1] [SLUICE_JAR_BASE=old.jar] [BASE_JAVA_OPTS=...] bench/pgbench-compare.sh [seconds-per-run] [client counts...]
 #   e.g. bench/pgbench-compare.sh 15 1 50 200
 #        SLUICE_JAR_BASE=/path/sluice-before.jar bench/pgbench-compare.sh 15 1 50 200
 #
@@ -44,7 +49,20 @@ connect=(); [ -z "${CONNECT:-}" ] || connect=(-C)
 pgbench_cluster
 pgb_port=$(free_port); sl_port=$(free_port)
 ini() { pgbench_ini "$1"; }
-echo '"postgres" ""' > "$work/userlist.txt"
+case "${CLIENT_AUTH:-trust}" in
+  trust) echo '"postgres" ""' > "$work/userlist.txt" ;;
+  scram-sha-256|plain-secret)
+    export AUTH_TYPE=scram-sha-256 PGPASSWORD=bench-pw
+    secret=$PGPASSWORD
+    if [ "$CLIENT_AUTH" = scram-sha-256 ]; then
+      "$pgbin/psql" -X -qAt -h 127.0.0.1 -p "$pg_port" -U postgres -d postgres \
+        -c "set password_encryption = 'scram-sha-256'" -c "alter role postgres password '$PGPASSWORD'"
+      secret=$("$pgbin/psql" -X -qAt -h 127.0.0.1 -p "$pg_port" -U postgres -d postgres \
+        -c "select rolpassword from pg_authid where rolname = 'postgres'")
+    fi
+    printf '"postgres" "%s"\n' "$secret" > "$work/userlist.txt" ;;
+  *) echo "CLIENT_AUTH: trust, scram-sha-256 or plain-secret" >&2; exit 2 ;;
+esac
 ini "$pgb_port" > "$work/pgbouncer.ini"
 ini "$sl_port" > "$work/sluice.ini"
 names=(pgbouncer sluice); ports=("$pgb_port" "$sl_port")
@@ -101,7 +119,7 @@ fi
 
 n=${#names[@]}
 results="$work/results"; : > "$results"
-echo "# pgbench -S -M $mode ${connect[*]}, pool_mode ${POOL_MODE:-transaction}, ${secs} s a run, $rounds rounds, order rotating: ${names[*]}"
+echo "# pgbench -S -M $mode ${connect[*]}, client auth ${CLIENT_AUTH:-trust}, pool_mode ${POOL_MODE:-transaction}, ${secs} s a run, $rounds rounds, order rotating: ${names[*]}"
 for c in "${clients[@]}"; do
   for ((r = 0; r < rounds; r++)); do
     line="# clients $c round $((r + 1))/$rounds:"

@@ -2,31 +2,24 @@ package io.sluice.session;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.Channel;
-import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
-import io.netty.handler.codec.DecoderException;
 import io.netty.handler.ssl.SslHandshakeCompletionEvent;
 import io.netty.util.ReferenceCountUtil;
 import io.sluice.backend.ServerConnection;
 import io.sluice.log.Level;
 import io.sluice.log.Log;
-import io.sluice.net.Closes;
 import io.sluice.net.Endpoint;
 import io.sluice.pool.CheckoutFailure;
 import io.sluice.pool.PoolKey;
 import io.sluice.proto.Frame;
 import io.sluice.proto.PgError;
-import io.sluice.proto.ProtocolException;
 import io.sluice.proto.SqlState;
 import io.sluice.proto.StartupPacket;
 import io.sluice.proto.TransactionStatus;
 import io.sluice.proto.codec.Encoders;
-import io.sluice.proto.codec.FrameDecoder;
-import io.sluice.proto.codec.StartupDecoder;
 import io.sluice.util.SocketIds;
 import io.sluice.tls.TlsInfo;
-import io.sluice.tls.TlsProtocolException;
 
 import java.util.Map;
 import java.util.Optional;
@@ -34,9 +27,9 @@ import java.util.Optional;
 /**
  * One client connection, as the thin Netty handler of the client side: login (delegated to
  * {@link ClientLogin}), then either the admin console ({@link ConsoleSession}) or the relay to a
- * leased server ({@link Relay}). Its {@link State} is a place: {@link #moveTo} is the one
- * transition, and {@link ClientRegistry} keeps the per-pool lists that SHOW POOLS and SHOW
- * CLIENTS read. See package-info for the threading rule.
+ * leased server ({@link Relay}), until {@link ClientEnding} ends it. Its {@link State} is a
+ * place: {@link #moveTo} is the one transition, and {@link ClientRegistry} keeps the per-pool
+ * lists that SHOW POOLS and SHOW CLIENTS read. See package-info for the threading rule.
  */
 public final class ClientSession extends ChannelInboundHandlerAdapter {
     /** The console's pool, as PgBouncer lists it in SHOW POOLS. */
@@ -69,8 +62,8 @@ public final class ClientSession extends ChannelInboundHandlerAdapter {
     private CancelKeys.Key cancelKey;
     private ClientParams params;
     private long requestTimeMillis;
-    private boolean closing;
     private final ClientTlsState tlsState = new ClientTlsState(this);
+    private final ClientEnding ending = new ClientEnding(this);
 
     public ClientSession(SessionContext ctx, boolean unixSocket) {
         this.ctx = ctx;
@@ -233,7 +226,7 @@ public final class ClientSession extends ChannelInboundHandlerAdapter {
 
     @Override
     public void channelRead(ChannelHandlerContext c, Object msg) {
-        if (closing) {
+        if (ending.closing()) {
             ReferenceCountUtil.release(msg);
             return;
         }
@@ -285,41 +278,12 @@ public final class ClientSession extends ChannelInboundHandlerAdapter {
 
     @Override
     public void channelInactive(ChannelHandlerContext c) {
-        // Terminate has closed the session already; a socket that just ends is PgBouncer's
-        // "client unexpected eof", except during login between whole packets: a monitoring
-        // probe, or psql asking for a password, logs nothing there (client_proto)
-        if (state == State.LOGIN && login != null && login.awaitingClient() && nothingPartial()) {
-            end(null, null);
-        } else {
-            close("client unexpected eof");
-        }
-    }
-
-    /** No message has arrived in part (the decoders hold no bytes). */
-    private boolean nothingPartial() {
-        StartupDecoder startup = channel.pipeline().get(StartupDecoder.class);
-        FrameDecoder frames = channel.pipeline().get(FrameDecoder.class);
-        return (startup == null || startup.buffered() == 0) && (frames == null || frames.buffered() == 0);
+        ending.socketEnded(state == State.LOGIN && login != null && login.awaitingClient());
     }
 
     @Override
     public void exceptionCaught(ChannelHandlerContext c, Throwable cause) {
-        if (state == State.CLOSED) {
-            return; // the session already ended (a failed handshake, for one) and said why
-        }
-        Throwable t = cause instanceof DecoderException && cause.getCause() != null ? cause.getCause() : cause;
-        if (t instanceof ProtocolException pe) {
-            fail(pe.error(), pe.getMessage());
-        } else if (t instanceof TlsProtocolException tpe) {
-            fail(PgError.fatal(SqlState.PROTOCOL_VIOLATION, tpe.getMessage()), tpe.getMessage());
-        } else if (tlsState.failedOrPending() && t instanceof javax.net.ssl.SSLException) {
-            close("TLS handshake failed"); // already logged with its cause by the handshake event
-        } else if (t instanceof java.io.IOException) {
-            close("client unexpected eof");
-        } else {
-            Log.global().error("C-" + Long.toHexString(id) + ": unexpected error: " + t);
-            fail(PgError.fatal(SqlState.PROTOCOL_VIOLATION, "internal error"), "internal error: " + t);
-        }
+        ending.exceptionCaught(cause);
     }
 
     // ---- login completion (called by ClientLogin) ----------------------------------------
@@ -401,50 +365,34 @@ public final class ClientSession extends ChannelInboundHandlerAdapter {
         return relay != null && state != State.CLOSED && relay.closeIfServerClosing();
     }
 
-    /** The pool could not give a server: the client gets the engine's text (PgBouncer's words). */
-    void failCheckout(CheckoutFailure f) {
-        if (state == State.CLOSED) {
-            return;
-        }
-        String sqlState = f.sqlState() == null ? SqlState.PROTOCOL_VIOLATION : f.sqlState();
-        fail(PgError.fatal(sqlState, f.message()), f.message());
-    }
-
-    // ---- endings ------------------------------------------------------------------------------
+    // ---- endings (decided and told by ClientEnding) -------------------------------------------
 
     /** Logs {@code reason}, sends {@code error} to the client, closes. */
     void fail(PgError error, String reason) {
-        if (state == State.CLOSED || closing) {
-            return;
-        }
-        closing = true;
-        end(reason, error);
+        ending.fail(error, reason);
     }
 
     /** Ends the session from outside (KILL_CLIENT, KILL, shutdown): the client gets {@code error}. */
     public void kill(String reason, PgError error) {
-        fail(error, reason);
+        ending.fail(error, reason);
     }
 
     /** Ends the session without an error to the client (Terminate, EOF). */
     void close(String reason) {
-        end(reason, null);
+        ending.close(reason);
     }
 
-    /**
-     * Ends the session in PgBouncer's order: "closing because" is logged (when there is a reason),
-     * the server is settled, then "pooler error" is logged and only then the error is sent, so
-     * that a script reading the log as soon as its client got the error always finds the reason.
-     */
-    private void end(String reason, PgError sent) {
-        if (state == State.CLOSED) {
-            return;
-        }
-        closing = true;
-        timers.cancelAll();
-        if (reason != null && ctx.settings().logDisconnections()) {
-            log("closing because: " + reason + " (age=" + ((System.currentTimeMillis() - connectTimeMillis) / 1000) + "s)");
-        }
+    /** The pool could not give a server: the client gets the engine's text (PgBouncer's words). */
+    void failCheckout(CheckoutFailure f) {
+        ending.failCheckout(f);
+    }
+
+    SessionTimers timers() {
+        return timers;
+    }
+
+    /** The session is ending (called by {@link ClientEnding}): its server is settled, its login stopped. */
+    void settle() {
         if (relay != null) {
             relay.close();
         }
@@ -453,23 +401,6 @@ public final class ClientSession extends ChannelInboundHandlerAdapter {
         }
         if (login != null) {
             login.dispose();
-        }
-        moveTo(State.CLOSED);
-        ctx.clients().remove(this);
-        if (sent != null && ctx.settings().logPoolerErrors()) {
-            Log.global().client(Level.WARNING, id, logDatabase(), user, logAddress(), remote().port(),
-                    "pooler error: " + sent.message());
-        }
-        if (!channel.isActive()) {
-            return;
-        }
-        if (!channel.isWritable() || TlsInfo.handshakeUnderway(channel)) {
-            // nothing may go out in the clear while a TLS handshake is underway
-            channel.close();
-        } else if (sent != null) {
-            channel.writeAndFlush(Encoders.error(channel.alloc(), sent)).addListener(ChannelFutureListener.CLOSE);
-        } else {
-            Closes.afterQueued(channel);
         }
     }
 

@@ -1,7 +1,6 @@
 package io.sluice.session;
 
 import io.netty.channel.ChannelPipeline;
-import io.sluice.auth.AuthFailure;
 import io.sluice.auth.AuthMethod;
 import io.sluice.auth.ClientAuthDecision;
 import io.sluice.auth.ClientAuthExchange;
@@ -14,9 +13,7 @@ import io.sluice.log.Level;
 import io.sluice.pool.CheckoutFailure;
 import io.sluice.proto.Frame;
 import io.sluice.proto.PgError;
-import io.sluice.proto.SqlState;
 import io.sluice.proto.StartupPacket;
-import io.sluice.proto.codec.Encoders;
 import io.sluice.proto.codec.FrameDecoder;
 import io.sluice.proto.codec.FrontendDecoding;
 import io.sluice.proto.codec.StartupDecoder;
@@ -33,28 +30,21 @@ import java.util.Set;
 /**
  * The login of one client: startup packet checks, routing, console access, finding the user
  * and carrying the exchange that {@link ClientAuthPolicy} and {@link ClientAuthExchange}
- * decide, and the greeting once the pool's server parameters are known. Ends by calling {@link ClientSession#loggedIn} or {@link ClientSession#fail}.
+ * decide, and the greeting once the pool's server parameters are known. What it sends the
+ * client, {@link LoginReplies} writes. Ends by calling {@link ClientSession#loggedIn} or
+ * {@link ClientSession#fail}.
  */
 final class ClientLogin {
     /** Startup parameters Sluice understands without ignore_startup_parameters. */
     private static final Set<String> KNOWN = Set.of("application_name", "client_encoding",
             "datestyle", "timezone", "standard_conforming_strings", "intervalstyle");
-    /** What the console greets with (PgBouncer's fake server parameters). */
-    private static final Map<String, String> CONSOLE_WELCOME = Map.of(
-            "server_version", "1.25.2/bouncer",
-            "client_encoding", "UTF8",
-            "server_encoding", "UTF8",
-            "DateStyle", "ISO",
-            "TimeZone", "GMT",
-            "standard_conforming_strings", "on",
-            "is_superuser", "on");
-
     /** The console's built-in user (PgBouncer's fake "pgbouncer" user of its admin database). */
     private static final String CONSOLE_USER = "pgbouncer";
 
     private enum Step { STARTUP, LOOKUP, AUTH, WELCOME, DONE }
 
     private final ClientSession session;
+    private final LoginReplies replies;
     private final SessionTimers timers;
     private Step step = Step.STARTUP;
     private PgError refusal;
@@ -68,6 +58,7 @@ final class ClientLogin {
 
     ClientLogin(ClientSession session, SessionTimers timers) {
         this.session = session;
+        this.replies = new LoginReplies(session);
         this.timers = timers;
     }
 
@@ -92,17 +83,13 @@ final class ClientLogin {
 
     void onStartupPacket(StartupPacket p) {
         if (step != Step.STARTUP) {
-            session.fail(PgError.fatal(SqlState.PROTOCOL_VIOLATION, "bad packet header"), "bad packet header");
+            replies.refuse("bad packet header");
             return;
         }
-        var ch = session.channel();
         if (p instanceof StartupPacket.SslRequest) {
             session.tlsState().sslRequested();
         } else if (p instanceof StartupPacket.GssEncRequest) {
-            if (!ClientTlsState.refusedUnencryptedData(session, ch.pipeline().get(StartupDecoder.class),
-                    "GSSAPI encryption request")) {
-                ch.writeAndFlush(Encoders.refuseEncryption(ch.alloc()));
-            }
+            replies.gssEncRequested();
         } else if (p instanceof StartupPacket.CancelRequest c) {
             step = Step.DONE;
             CancelRequests.handle(session, c);
@@ -115,7 +102,7 @@ final class ClientLogin {
             // says 0A000 "unsupported frontend protocol 4.0: server supports 3.0 to 3.0"
             String msg = (u.code() >>> 16) == 2 ? "old V2 protocol not supported"
                     : String.format("bad packet header: '%08x%08x'", u.length(), u.code());
-            session.fail(PgError.fatal(SqlState.PROTOCOL_VIOLATION, msg), msg);
+            replies.refuse(msg);
         } else if (p instanceof StartupPacket.Startup s) {
             startup(s);
         }
@@ -128,17 +115,17 @@ final class ClientLogin {
         pipe.replace(StartupDecoder.class, "frames",
                 new FrameDecoder(session.context().settings().maxPacketSize(), loginLimit, "d"));
         if (session.tlsState().missing()) {
-            session.fail(PgError.fatal(SqlState.PROTOCOL_VIOLATION, "SSL required"), "SSL required");
+            replies.refuse("SSL required");
             return;
         }
         // max_client_conn spares the console, so an operator can still get in when clients are at it
         if (refusal != null && !ClientSession.CONSOLE_POOL.database().equals(s.database())) {
-            session.fail(refusal, refusal.message());
+            replies.refuse(refusal);
             return;
         }
         user = s.user();
         if (user == null || user.isEmpty()) {
-            session.fail(PgError.fatal(SqlState.PROTOCOL_VIOLATION, "no username supplied"), "no username supplied");
+            replies.refuse("no username supplied");
             return;
         }
         String database = s.database();
@@ -169,7 +156,7 @@ final class ClientLogin {
                     if (refused.warning() != null) {
                         session.log(Level.WARNING, refused.warning()); // set_startup_options' line
                     }
-                    session.fail(PgError.fatal(SqlState.PROTOCOL_VIOLATION, refused.message()), refused.message());
+                    replies.refuse(refused.message());
                     return;
                 }
                 continue;
@@ -181,8 +168,7 @@ final class ClientLogin {
                 ClientDebug.line(session, () -> "ignoring startup parameter: " + e.getKey() + "=" + e.getValue());
             } else {
                 session.log(Level.WARNING, "unsupported startup parameter: " + e.getKey() + "=" + e.getValue());
-                session.fail(PgError.fatal(SqlState.PROTOCOL_VIOLATION, "unsupported startup parameter: " + e.getKey()),
-                        "unsupported startup parameter: " + e.getKey());
+                replies.refuse("unsupported startup parameter: " + e.getKey());
                 return;
             }
         }
@@ -199,8 +185,7 @@ final class ClientLogin {
             // a 3.x client newer than us, or one asking for protocol extensions: as PostgreSQL 15
             // (and PgBouncer's current source; 1.18 refused 3.1 as a "bad packet header"), tell
             // it what we speak, 3.0 and none of its _pq_ options, and go on with the login
-            var ch = session.channel();
-            ch.write(Encoders.negotiateProtocolVersion(ch.alloc(), protocolOptions));
+            replies.negotiateProtocol(protocolOptions);
         }
         lookup = session.context().route(database, user);
         if (lookup instanceof RouteLookup.Refused) {
@@ -253,7 +238,7 @@ final class ClientLogin {
             consoleAdmin = true;
         } else if (exists && !cfg.statsUsers().contains(user) && !any) {
             session.loginAttempt(false); // PgBouncer logs the attempt, then admin_post_login refuses it
-            session.fail(PgError.fatal(SqlState.PROTOCOL_VIOLATION, "not allowed"), "not allowed");
+            replies.refuse("not allowed");
             return;
         }
         session.countLogin();
@@ -268,8 +253,7 @@ final class ClientLogin {
         if (which == null) {
             return false;
         }
-        String msg = "client connections exceeded (" + which + ")";
-        session.fail(PgError.fatal(SqlState.PROTOCOL_VIOLATION, msg), msg);
+        replies.refuse("client connections exceeded (" + which + ")");
         return true;
     }
 
@@ -305,8 +289,7 @@ final class ClientLogin {
             return;
         }
         session.log(why);
-        session.fail(PgError.fatal(SqlState.PROTOCOL_VIOLATION, "certificate authentication failed"),
-                "certificate authentication failed");
+        replies.refuse("certificate authentication failed");
     }
 
     private void found(UserLookup found) {
@@ -316,7 +299,7 @@ final class ClientLogin {
         if (found instanceof UserLookup.Refused r) {
             // PgBouncer has no user for the client until auth_query answers: "db/(nouser)"
             session.identify(session.database(), "");
-            session.fail(PgError.fatal(r.sqlState(), r.message()), r.message());
+            replies.refuse(PgError.fatal(r.sqlState(), r.message()));
             return;
         }
         String secret = found instanceof UserLookup.Known k ? k.secret() : null;
@@ -333,7 +316,7 @@ final class ClientLogin {
                 Optional.ofNullable(secret).map(Secret::kindOf), () -> PeerCredentials.userNameOf(ch)));
         switch (d.action()) {
             case ACCEPT -> finish();
-            case REJECT -> session.fail(PgError.fatal(SqlState.PROTOCOL_VIOLATION, d.reason()), d.reason());
+            case REJECT -> replies.refuse(d.reason());
             case CHECK_CERT -> certLogin(secret);
             default -> {
                 step = Step.AUTH;
@@ -347,8 +330,7 @@ final class ClientLogin {
         try {
             Expect expect = exchange == null || step != Step.AUTH ? Expect.NOTHING : exchange.expects();
             if (frame.type() != 'p' || expect == Expect.NOTHING) {
-                session.fail(PgError.fatal(SqlState.PROTOCOL_VIOLATION, "bad packet header"),
-                        "unexpected packet during login");
+                replies.refuse("bad packet header", "unexpected packet during login");
                 return;
             }
             answer(switch (expect) {
@@ -365,30 +347,14 @@ final class ClientLogin {
         }
     }
 
-    /** Carries one step of the password exchange to the client. */
+    /** Sends one step of the password exchange ({@link LoginReplies}); once accepted, the login goes on. */
     private void answer(ClientAuthExchange.Step s) {
-        var ch = session.channel();
-        if (s instanceof ClientAuthExchange.Challenge c) {
-            ch.writeAndFlush(Encoders.authentication(ch.alloc(), c.code(), c.data()));
-        } else if (s instanceof ClientAuthExchange.Accepted a) {
-            if (a.saslFinal() != null) {
-                ch.write(Encoders.authentication(ch.alloc(), 12, a.saslFinal()));
-            }
+        replies.send(s);
+        if (s instanceof ClientAuthExchange.Accepted a) {
             if (a.clientKey() != null) {
                 session.context().rememberScramKeys(user, a.clientKey(), a.serverKey());
             }
             finish();
-        } else if (s instanceof ClientAuthExchange.Failed f) {
-            // the client reads PgBouncer's words, which scripts match on; the SQLSTATE stays
-            // PostgreSQL's (28P01 for a wrong password, which drivers key "bad credentials" on).
-            // Channel binding, which PgBouncer lacks, is refused in PostgreSQL's words.
-            var x = f.failure();
-            if (!x.postgresWords() && x.detail() != null && AuthFailure.PGBOUNCER_SASL_REASON.equals(f.logReason())) {
-                // PgBouncer logs why a SCRAM exchange failed (MD5 secret, nonce, proof) as an ERROR first
-                session.log(Level.ERROR, x.detail());
-            }
-            session.fail(x.postgresWords() ? new PgError("FATAL", x.sqlState(), x.message(), x.detail())
-                    : PgError.fatal(x.sqlState(), f.logReason()), f.logReason());
         }
     }
 
@@ -407,13 +373,13 @@ final class ClientLogin {
             if (r.noSuchDatabase() && session.context().settings().logConnections()) {
                 session.log("login failed: db=" + session.database() + " user=" + user);
             }
-            session.fail(r.error(), r.error().message());
+            replies.refuse(r.error());
             return;
         }
         if (lookup instanceof RouteLookup.Console) {
             step = Step.DONE;
             endLoginPhase();
-            session.loggedIn(null, true, consoleAdmin, params, CONSOLE_WELCOME);
+            session.loggedIn(null, true, consoleAdmin, params, LoginReplies.CONSOLE_WELCOME);
             return;
         }
         Route route = ((RouteLookup.Pooled) lookup).route();
@@ -433,7 +399,7 @@ final class ClientLogin {
         timers.arm(SessionTimers.Slot.QUERY, route.queryTimeout(), () -> {
             if (step == Step.WELCOME) {
                 step = Step.DONE;
-                session.fail(PgError.fatal(SqlState.PROTOCOL_VIOLATION, "query_timeout"), "query_timeout");
+                replies.refuse("query_timeout");
             }
         });
         long welcomeAsked = session.context().clock().nanoTime();

@@ -5,9 +5,7 @@ import io.sluice.backend.ServerListener;
 import io.sluice.config.PoolMode;
 import io.sluice.log.Log;
 import io.sluice.net.RunJoiner;
-import io.sluice.pool.CheckoutFailure;
 import io.sluice.pool.Lease;
-import io.sluice.pool.Waiter;
 import io.sluice.proto.Frame;
 import io.sluice.proto.PgError;
 import io.sluice.proto.ProtocolException;
@@ -22,9 +20,10 @@ import java.util.ArrayDeque;
  * backpressure: the server stops reading while the client is not writable, and the client stops
  * reading while the server is not writable (COPY FROM STDIN into a stalled backend) or while it
  * queues more than {@link #PENDING_LIMIT} waiting for a server. Checks a server out on the first
- * message, counts Sync/Query boundaries, and releases per {@link ReleasePolicy}. In transaction
- * and statement pooling every message goes through a {@link StatementRouter}, which keeps the
- * client's session (named statements, SET, pins) whole across servers. Event loop only.
+ * message ({@link ServerCheckout}), counts Sync/Query boundaries, and releases per
+ * {@link ReleasePolicy}. In transaction and statement pooling every message goes through a
+ * {@link StatementRouter}, which keeps the client's session (named statements, SET, pins) whole
+ * across servers. Event loop only.
  */
 final class Relay extends ClientSide implements StatementRouter.Owner {
     /** Bytes a waiting client may queue before reading stops: it has usually sent its whole
@@ -41,18 +40,17 @@ final class Relay extends ClientSide implements StatementRouter.Owner {
     /** Null in session pooling, where the server never changes under the client. */
     private final StatementRouter router;
     private final PinGuard pins;
+    private final ServerCheckout checkout;
     private final ArrayDeque<Frame> pending = new ArrayDeque<>();
     private long pendingBytes;
     private Lease lease;
     private ServerConnection server;
-    private PendingCheckout waiting;
     private int pendingSyncs;
     private boolean unsynced;
     /** A checkout asked for inside a client read: the read's end flushes what attach() writes. */
     private boolean checkoutInRead;
     private long linkedAt;
     private final QueryTimes times;
-    private long waitStart;
 
     Relay(ClientSession session, Route route, ClientParams params, DatabaseStats stats, SessionTimers timers) {
         super(session);
@@ -60,6 +58,7 @@ final class Relay extends ClientSide implements StatementRouter.Owner {
         this.params = params;
         this.stats = stats;
         this.timeouts = new RelayTimeouts(session, route, timers, this::serverNotReady);
+        this.checkout = new ServerCheckout(session, route.poolKey(), timeouts, this::attach);
         this.policy = new ReleasePolicy(route.mode(), route.resetAlways());
         this.router = route.mode() == PoolMode.SESSION ? null : new StatementRouter(client, clientVoid, this, stats,
                 route.maxPreparedStatements(), session.context().settings().trackedParameters());
@@ -112,10 +111,10 @@ final class Relay extends ClientSide implements StatementRouter.Owner {
             if (pendingBytes > PENDING_LIMIT) {
                 gate.hold(ReadGate.WAIT_QUEUE);
             }
-            if (server == null && waiting == null) {
+            if (server == null && !checkout.waiting()) {
                 checkoutInRead = true;
                 try {
-                    requestServer();
+                    checkout.ask();
                 } finally {
                     checkoutInRead = false; // a later grant (a server coming back) flushes itself
                 }
@@ -170,48 +169,14 @@ final class Relay extends ClientSide implements StatementRouter.Owner {
         }
     }
 
-    private void requestServer() {
-        session.moveTo(ClientSession.State.WAITING);
-        timeouts.waiting();
-        waitStart = timeouts.now();
-        PendingCheckout w = new PendingCheckout();
-        waiting = w;
-        session.context().checkout(route.poolKey(), w);
-    }
-
-    /** The pool's answer to {@link #requestServer()}. */
-    private final class PendingCheckout implements Waiter {
-        boolean alive = true;
-
-        @Override
-        public boolean isAlive() {
-            return alive && session.state() != ClientSession.State.CLOSED;
-        }
-
-        @Override
-        public void granted(Lease l) {
-            waiting = null;
-            if (!isAlive()) {
-                l.release();
-                return;
-            }
-            attach(l);
-        }
-
-        @Override
-        public void failed(CheckoutFailure f) {
-            waiting = null;
-            session.failCheckout(f);
-        }
-    }
-
+    /** The pool granted the {@link #checkout}: the server is linked and gets what the client queued. */
     private void attach(Lease l) {
         lease = l;
         server = ServerConnection.of(l.server());
         timeouts.linked();
         long now = timeouts.now();
         if (stats != null) {
-            stats.assignment((now - waitStart) / 1000);
+            stats.assignment((now - checkout.waitStart()) / 1000);
         }
         server.link(this, params.applicationName());
         server.markRequest();
@@ -376,7 +341,7 @@ final class Relay extends ClientSide implements StatementRouter.Owner {
         s.unlink();
         session.context().cancels().whenDone(s, () -> ServerReturn.afterReset(s, l, resetQuery()));
         if (!pending.isEmpty()) {
-            requestServer();
+            checkout.ask();
         } else {
             armIdleTimers();
         }
@@ -414,10 +379,7 @@ final class Relay extends ClientSide implements StatementRouter.Owner {
     /** The client went away: drop its queue and the checkout, and settle the server per policy. */
     void close() {
         timeouts.cancelAll();
-        if (waiting != null) {
-            waiting.alive = false;
-            waiting = null;
-        }
+        checkout.callOff();
         Frame f;
         while ((f = pending.poll()) != null) {
             f.release();

@@ -25,8 +25,8 @@ import java.util.function.IntConsumer;
 /**
  * One connection to PostgreSQL. Owns its channel's inbound handling: login (through
  * {@link ServerLogin}), relaying to a linked client ({@link ServerListener}), and internal
- * queries the pooler runs itself (reset, check, rollback, SET of client parameters). Confined
- * to its channel's event loop, which is also the engine thread.
+ * queries the pooler runs itself ({@link InternalQueries}: reset, check, rollback, SET of client
+ * parameters). Confined to its channel's event loop, which is also the engine thread.
  */
 public final class ServerConnection extends ChannelInboundHandlerAdapter implements ServerHandle {
     public enum State { LOGIN, IDLE, ACTIVE, INTERNAL, CLOSED }
@@ -37,19 +37,16 @@ public final class ServerConnection extends ChannelInboundHandlerAdapter impleme
     private final String database;
     private final long connectTimeMillis = System.currentTimeMillis();
     private final Map<String, String> params = new HashMap<>();
+    private final InternalQueries internal = new InternalQueries(this);
     private State state = State.LOGIN;
     private TransactionStatus status = TransactionStatus.IDLE;
     /** The server's BackendKeyData (cancel requests, SHOW SERVERS remote_pid); null until login delivers it. */
     private BackendMessage.BackendKeyData cancelKey;
-    /** Bytes of the replies to Sluice's own queries (parameter SETs, reset, check), for server_bytes. */
-    private IntConsumer ownReplyBytes = n -> { };
     private ServerListener listener;
-    private InternalQuery internal;
     private ServerLogin login;
     private long requestTimeMillis;
     private boolean retired;
     private String clientApplicationName = "";
-    private String checkQuery = "";
     private Object sessionState; // the session layer's, opaque here: statements it prepared, settings
 
     public ServerConnection(Channel channel, BackendTarget target, String database, ServerLogin login) {
@@ -82,7 +79,7 @@ public final class ServerConnection extends ChannelInboundHandlerAdapter impleme
      * (SHOW STATS total_sent) counts every packet a server sends, those included.
      */
     public void countOwnReplies(IntConsumer bytes) {
-        this.ownReplyBytes = bytes;
+        internal.countReplies(bytes);
     }
 
     public String database() {
@@ -237,13 +234,12 @@ public final class ServerConnection extends ChannelInboundHandlerAdapter impleme
 
     @Override
     public void probe(Probe kind, Consumer<Boolean> done) {
-        String sql = kind == Probe.ROLLBACK ? "ROLLBACK" : checkQuery;
-        runInternal(sql, done);
+        runInternal(internal.sql(kind), done);
     }
 
     /** server_check_query; {@code <empty>} in the config means an empty query string. */
     public void checkQuery(String q) {
-        this.checkQuery = q;
+        internal.checkQuery(q);
     }
 
     /**
@@ -260,15 +256,15 @@ public final class ServerConnection extends ChannelInboundHandlerAdapter impleme
      * taken for this query's end and this query's answer reaches nobody after the release.
      */
     public void runInternalAfter(int readiesOwed, String sql, Consumer<Boolean> done) {
-        if (!isOpen() || state == State.INTERNAL || state == State.LOGIN) {
-            done.accept(false);
-            return;
+        internal.run(readiesOwed, sql, done);
+    }
+
+    /** {@link InternalQueries} move the connection into INTERNAL and back, where a linked client paces reading. */
+    void moveTo(State to) {
+        state = to;
+        if (state == State.ACTIVE && listener != null) {
+            channel.config().setAutoRead(listener.clientWritable());
         }
-        State back = state;
-        internal = new InternalQuery(back, done, readiesOwed + 1);
-        state = State.INTERNAL;
-        channel.config().setAutoRead(true);
-        channel.writeAndFlush(Encoders.query(channel.alloc(), sql));
     }
 
     /** A log line with this server's {@code S-} prefix. */
@@ -295,11 +291,7 @@ public final class ServerConnection extends ChannelInboundHandlerAdapter impleme
     }
 
     private void failPending(String reason) {
-        InternalQuery q = internal;
-        internal = null;
-        if (q != null) {
-            q.done.accept(false);
-        }
+        internal.abandon();
         ServerListener l = listener;
         listener = null;
         if (l != null) {
@@ -325,10 +317,7 @@ public final class ServerConnection extends ChannelInboundHandlerAdapter impleme
             try {
                 switch (state) {
                     case LOGIN -> loginFrame(frame);
-                    case INTERNAL -> {
-                        ownReplyBytes.accept(frame.length());
-                        internalFrame(frame);
-                    }
+                    case INTERNAL -> internal.read(frame);
                     case IDLE -> idleFrame(frame);
                     default -> { }
                 }
@@ -343,8 +332,7 @@ public final class ServerConnection extends ChannelInboundHandlerAdapter impleme
     private void relay(Frame frame) {
         byte t = frame.type();
         if (t == 'Z') {
-            status = BackendDecoding.readyStatus(frame);
-            listener.onReady(status, frame);
+            listener.onReady(ready(frame), frame);
             return;
         }
         if (t == 'S') {
@@ -353,7 +341,13 @@ public final class ServerConnection extends ChannelInboundHandlerAdapter impleme
         listener.onServerFrame(frame);
     }
 
-    private void rememberParam(Frame frame) {
+    /** A ReadyForQuery: the server's transaction status from now on. */
+    TransactionStatus ready(Frame frame) {
+        status = BackendDecoding.readyStatus(frame);
+        return status;
+    }
+
+    void rememberParam(Frame frame) {
         if (BackendDecoding.decode(frame) instanceof BackendMessage.ParameterStatus p) {
             remember(p);
         }
@@ -381,27 +375,6 @@ public final class ServerConnection extends ChannelInboundHandlerAdapter impleme
             lg.succeeded(this);
         } else if (m != null && login != null) {
             login.onMessage(this, m);
-        }
-    }
-
-    private void internalFrame(Frame frame) {
-        byte t = frame.type();
-        if (t == 'E') {
-            internal.failed = true;
-        } else if (t == 'S') {
-            rememberParam(frame);
-        } else if (t == 'Z') {
-            status = BackendDecoding.readyStatus(frame);
-            if (--internal.readies > 0) {
-                return;
-            }
-            InternalQuery q = internal;
-            internal = null;
-            state = q.back;
-            if (state == State.ACTIVE && listener != null) {
-                channel.config().setAutoRead(listener.clientWritable());
-            }
-            q.done.accept(!q.failed);
         }
     }
 
@@ -454,20 +427,6 @@ public final class ServerConnection extends ChannelInboundHandlerAdapter impleme
             close("server protocol error: " + cause.getMessage());
         } else {
             close("server conn crashed? (" + cause.getClass().getSimpleName() + ": " + cause.getMessage() + ")");
-        }
-    }
-
-    private static final class InternalQuery {
-        final State back;
-        final Consumer<Boolean> done;
-        boolean failed;
-        /** ReadyForQuery messages still to come, the query's own last. */
-        int readies;
-
-        InternalQuery(State back, Consumer<Boolean> done, int readies) {
-            this.back = back;
-            this.done = done;
-            this.readies = readies;
         }
     }
 }

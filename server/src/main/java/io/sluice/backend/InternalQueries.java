@@ -1,0 +1,101 @@
+package io.sluice.backend;
+
+import io.netty.channel.Channel;
+import io.sluice.backend.ServerConnection.State;
+import io.sluice.pool.ServerHandle.Probe;
+import io.sluice.proto.Frame;
+import io.sluice.proto.codec.Encoders;
+
+import java.util.function.Consumer;
+import java.util.function.IntConsumer;
+
+/**
+ * The queries the pooler runs on one server itself (reset, check, rollback, connect_query, SET
+ * of client parameters), one at a time: each goes out as a simple Query, its answer is
+ * swallowed up to its ReadyForQuery and counted in server_bytes, and its caller hears whether
+ * it ended without error. The connection keeps the parameters and status the answer brings.
+ */
+final class InternalQueries {
+    private final ServerConnection conn;
+    /** Bytes of the replies to Sluice's own queries (parameter SETs, reset, check), for server_bytes. */
+    private IntConsumer replyBytes = n -> { };
+    private String checkQuery = "";
+    private Query running;
+
+    InternalQueries(ServerConnection conn) {
+        this.conn = conn;
+    }
+
+    void countReplies(IntConsumer bytes) {
+        this.replyBytes = bytes;
+    }
+
+    void checkQuery(String q) {
+        this.checkQuery = q;
+    }
+
+    /** What a recycle probe runs. */
+    String sql(Probe kind) {
+        return kind == Probe.ROLLBACK ? "ROLLBACK" : checkQuery;
+    }
+
+    /**
+     * {@link ServerConnection#runInternalAfter}: sends {@code sql} unless the server is closed,
+     * still logging in or running another query of the pooler's.
+     */
+    void run(int readiesOwed, String sql, Consumer<Boolean> done) {
+        State back = conn.state();
+        if (!conn.isOpen() || back == State.INTERNAL || back == State.LOGIN) {
+            done.accept(false);
+            return;
+        }
+        running = new Query(back, done, readiesOwed + 1);
+        conn.moveTo(State.INTERNAL);
+        Channel channel = conn.channel();
+        channel.config().setAutoRead(true);
+        channel.writeAndFlush(Encoders.query(channel.alloc(), sql));
+    }
+
+    /** A message of the answer; at the query's own ReadyForQuery the connection moves back, then the caller hears. */
+    void read(Frame frame) {
+        replyBytes.accept(frame.length());
+        byte t = frame.type();
+        if (t == 'E') {
+            running.failed = true;
+        } else if (t == 'S') {
+            conn.rememberParam(frame);
+        } else if (t == 'Z') {
+            conn.ready(frame);
+            if (--running.readies > 0) {
+                return;
+            }
+            Query q = running;
+            running = null;
+            conn.moveTo(q.back);
+            q.done.accept(!q.failed);
+        }
+    }
+
+    /** The server is gone: the query out, if any, failed. */
+    void abandon() {
+        Query q = running;
+        running = null;
+        if (q != null) {
+            q.done.accept(false);
+        }
+    }
+
+    private static final class Query {
+        final State back;
+        final Consumer<Boolean> done;
+        boolean failed;
+        /** ReadyForQuery messages still to come, the query's own last. */
+        int readies;
+
+        Query(State back, Consumer<Boolean> done, int readies) {
+            this.back = back;
+            this.done = done;
+            this.readies = readies;
+        }
+    }
+}

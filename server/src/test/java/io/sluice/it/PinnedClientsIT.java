@@ -60,6 +60,10 @@ class PinnedClientsIT {
     void pinsAreListedCappedAndReleased() throws Exception {
         try (Connection a = connect(); Connection c = connect()) {
             run(a, "LISTEN pinned_jobs");
+            // a LISTEN's pin is confirmed by a probe query that follows the client's
+            // ReadyForQuery, so the console may be asked before its answer is in
+            Await.until(Duration.ofSeconds(10), () -> !console("SHOW PINNED_CLIENTS").isEmpty(),
+                    "the LISTEN's pin to be listed");
             String pinned = console("SHOW PINNED_CLIENTS");
             assertThat(pinned).contains("postgres|postgres|").endsWith("|listen=1");
 

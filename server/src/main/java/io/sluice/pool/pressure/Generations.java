@@ -66,9 +66,9 @@ final class Generations {
      * that closed meanwhile keeps its own reason.
      */
     String releaseReason(PooledServer s, long serverLifetime, long now) {
-        String stale = staleReason(s, serverLifetime, now);
-        boolean marked = stale != null && closeNeededAtRelease && !closed && s.handle().isOpen()
-                && s.epoch() < current;
-        return marked ? "close_needed" : stale;
+        if (closeNeededAtRelease && !closed && s.handle().isOpen() && s.epoch() < current) {
+            return "close_needed";
+        }
+        return staleReason(s, serverLifetime, now);
     }
 }

@@ -55,9 +55,9 @@ case "${CLIENT_AUTH:-trust}" in
     export AUTH_TYPE=scram-sha-256 PGPASSWORD=bench-pw
     secret=$PGPASSWORD
     if [ "$CLIENT_AUTH" = scram-sha-256 ]; then
-      "$pgbin/psql" -X -qAt -h 127.0.0.1 -p "$pg_port" -U postgres -d postgres \
-        -c "set password_encryption = 'scram-sha-256'" -c "alter role postgres password '$PGPASSWORD'"
+      # -q: only the SELECT's row is printed
       secret=$("$pgbin/psql" -X -qAt -h 127.0.0.1 -p "$pg_port" -U postgres -d postgres \
+        -c "set password_encryption = 'scram-sha-256'" -c "alter role postgres password '$PGPASSWORD'" \
         -c "select rolpassword from pg_authid where rolname = 'postgres'")
     fi
     printf '"postgres" "%s"\n' "$secret" > "$work/userlist.txt" ;;
@@ -85,11 +85,8 @@ if [ -n "${FLOOR:-}" ]; then
     -cp "$jar" "$here/bench/NettyFloor.java" "$floor_port" "$pg_port" & pids+=($!)
 fi
 if [ -n "$base_jar" ]; then
-  if [ -n "${BASE_JAVA_OPTS:-}" ]; then
-    JAVA_OPTS="$BASE_JAVA_OPTS" SLUICE_JAR="$base_jar" "$here/server/src/main/dist/bin/sluice" -q "$work/sluice-base.ini" & pids+=($!)
-  else
-    SLUICE_JAR="$base_jar" "$here/server/src/main/dist/bin/sluice" -q "$work/sluice-base.ini" & pids+=($!)
-  fi
+  base_env=(SLUICE_JAR="$base_jar"); [ -z "${BASE_JAVA_OPTS:-}" ] || base_env+=(JAVA_OPTS="$BASE_JAVA_OPTS")
+  env "${base_env[@]}" "$here/server/src/main/dist/bin/sluice" -q "$work/sluice-base.ini" & pids+=($!)
 fi
 for p in "${ports[@]}"; do wait_port "$p"; done
 # the process that listens on each port (the JVM for Sluice, not its launcher): its CPU time

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.sluice.testkit.Encryption;
 import io.sluice.testkit.FreePorts;
 import io.sluice.testkit.PgCluster;
+import io.sluice.testkit.ScratchDir;
 import io.sluice.testkit.Userlist;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
@@ -53,7 +54,7 @@ class CheckCommandIT {
     }
 
     private static Path config(String databases, String userlist) throws Exception {
-        Path dir = Files.createTempDirectory("sluice-check-");
+        Path dir = ScratchDir.create("check");
         Files.writeString(dir.resolve("userlist.txt"), userlist);
         return Files.writeString(dir.resolve("sluice.ini"), "[databases]\n" + databases + "\n[pgbouncer]\n"
                 + "listen_addr = 127.0.0.1\nlisten_port = " + FreePorts.next() + "\nunix_socket_dir = " + dir + "\n"

@@ -1,5 +1,6 @@
 package io.sluice.migrate;
 
+import io.sluice.testkit.ScratchDir;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URISyntaxException;
@@ -43,7 +44,7 @@ final class Corpus {
 
     /** Copies corpus entry {@code name} into a new world-accessible dir; returns the ini's path there. */
     static Path localize(String name) throws IOException {
-        Path dir = Files.createTempDirectory("sluice-corpus-");
+        Path dir = ScratchDir.create("corpus");
         Files.setPosixFilePermissions(dir, PosixFilePermissions.fromString("rwxrwxrwx"));
         try (Stream<Path> s = Files.list(root().resolve(name))) {
             for (Path f : s.toList()) {

@@ -1,5 +1,7 @@
 package io.sluice.config;
 
+import io.sluice.testkit.ScratchDir;
+
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -43,13 +45,13 @@ final class TestConfigs {
 
     /** A config with only an empty [pgbouncer] section: every key at its default. */
     static ConfigSnapshot minimal() {
+        Path dir = ScratchDir.create("config");
         try {
-            Path dir = Files.createTempDirectory("sluice-config");
             return load(dir, "[pgbouncer]\n");
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
         } catch (ConfigException e) {
             throw new IllegalStateException(e);
+        } finally {
+            ScratchDir.delete(dir);    // the snapshot holds the values, not the file
         }
     }
 }

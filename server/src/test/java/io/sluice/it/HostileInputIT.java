@@ -79,6 +79,7 @@ class HostileInputIT {
         Path hba = Files.createTempFile("sluice-hostile-hba", ".conf");
         Files.writeString(hba, "host all sasl 127.0.0.1/32 scram-sha-256\nhost all all 127.0.0.1/32 trust\n");
         hba.toFile().setReadable(true, false);
+        hba.toFile().deleteOnExit();
         sluice = SluiceFixture.start(pg, "hostile = host=127.0.0.1 port=$PGPORT dbname=" + database
                         + " user=postgres pool_size=" + POOL_SIZE,
                 "auth_type = hba\nauth_hba_file = " + hba + "\npool_mode = transaction\nclient_login_timeout = 2\n"

@@ -196,7 +196,7 @@ class ReplicaLagIT {
         org.junit.jupiter.api.Assumptions.assumeTrue(HaproxyProcess.available(), "Debian haproxy");
         int haPort = io.sluice.testkit.FreePorts.next();
         String hostLabel = "127.0.0.1:" + replica.port();
-        java.nio.file.Path dir = java.nio.file.Files.createTempDirectory("sluice-haproxy");
+        java.nio.file.Path dir = io.sluice.testkit.ScratchDir.create("haproxy");
         try (HaproxyProcess ha = HaproxyProcess.start(dir, "defaults\n    mode tcp\n    timeout connect 5s\n"
                 + "    timeout client 60s\n    timeout server 60s\n"
                 + "listen reads\n    bind 127.0.0.1:" + haPort + "\n"
@@ -223,6 +223,8 @@ class ReplicaLagIT {
                 Await.until(Duration.ofSeconds(20), () -> "100".equals(ha.stat("reads", "replica").get("weight")),
                         "HAProxy weighting the replica 100 again");
             }
+        } finally {
+            io.sluice.testkit.ScratchDir.delete(dir);
         }
     }
 

@@ -4,6 +4,7 @@ import io.sluice.config.ConfigLoader;
 import io.sluice.runtime.SluiceServer;
 import io.sluice.testkit.FreePorts;
 import io.sluice.testkit.PgCluster;
+import io.sluice.testkit.ScratchDir;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -26,9 +27,7 @@ final class SluiceFixture implements AutoCloseable {
 
     /** {@code pgbouncerSection} lines go under [pgbouncer]; listen settings are added here. */
     static SluiceFixture start(PgCluster pg, String databases, String pgbouncerSection, String userlist) throws Exception {
-        Path dir = Files.createTempDirectory("sluice-it");
-        dir.toFile().setReadable(true, false);
-        dir.toFile().setExecutable(true, false);
+        Path dir = ScratchDir.create("it");
         int port = FreePorts.next();
         Files.writeString(dir.resolve("userlist.txt"), userlist == null ? "" : userlist);
         String ini = "[databases]\n" + databases.replace("$PGPORT", String.valueOf(pg.port())) + "\n"
@@ -51,5 +50,6 @@ final class SluiceFixture implements AutoCloseable {
     public void close() throws Exception {
         server.stopNow(0);
         server.terminated().get(10, TimeUnit.SECONDS);
+        ScratchDir.delete(dir);
     }
 }

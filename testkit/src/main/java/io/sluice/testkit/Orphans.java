@@ -19,7 +19,7 @@ import java.util.stream.Stream;
 final class Orphans {
     static final String OWNER_FILE = "owner.pid";
     static final String CHILD_FILE = "child.pid";
-    private static final List<String> PREFIXES = List.of("sluice-pg-", "sluice-pgb-", "sluice-srv-");
+    private static final List<String> PREFIXES = List.of("sluice-pg-", "sluice-pgb-", "sluice-srv-", ScratchDir.PREFIX);
     private static boolean swept;
 
     private Orphans() {}

@@ -77,7 +77,7 @@ public final class Pool {
     private final Returns returns = new Returns(this);
     private final Creator creator;
     private final Coordinator coordinator;
-    private final Generations generations = new Generations();
+    private final ReconnectEpochs epochs = new ReconnectEpochs();
     private boolean wakeScheduled;
 
     public Pool(PoolKey key, PoolSettings settings, ServerConnector connector, PoolEvents events,
@@ -117,7 +117,7 @@ public final class Pool {
      * PAUSE): that time counts against its query_wait_timeout, as it does in PgBouncer.
      */
     public void checkout(Waiter waiter, long waitedNanos) {
-        if (generations.isClosed()) {
+        if (epochs.isClosed()) {
             waiter.failed(Failures.closed());
             return;
         }
@@ -147,7 +147,7 @@ public final class Pool {
      * PgBouncer's release_server logs the servers RECONNECT or a reload marked.
      */
     public void reconnect(String reason, boolean closeNeededAtRelease) {
-        generations.mark(reason, closeNeededAtRelease);
+        epochs.mark(reason, closeNeededAtRelease);
         for (PooledServer s : places.idle().snapshot()) {
             closeServer(s, reason);
         }
@@ -155,12 +155,12 @@ public final class Pool {
 
     /** Why servers of an older epoch close: the last {@link #reconnect}'s reason. */
     String epochReason() {
-        return generations.reason();
+        return epochs.reason();
     }
 
     /** Shuts the pool: idle servers close now, leased ones at release; waiters fail with CLOSED. */
     public void closeAll(String reason) {
-        generations.close();
+        epochs.close();
         for (PooledServer s : places.idle().snapshot()) {
             closeServer(s, reason);
         }
@@ -246,11 +246,11 @@ public final class Pool {
     }
 
     public boolean isClosed() {
-        return generations.isClosed();
+        return epochs.isClosed();
     }
 
     public long epoch() {
-        return generations.current();
+        return epochs.current();
     }
 
     /** All connections of the pool: idle, leased, probing and being opened. */
@@ -325,14 +325,14 @@ public final class Pool {
         return recycler;
     }
 
-    /** Why {@code s}, given back, must close, or null (see {@link Generations#releaseReason}). */
+    /** Why {@code s}, given back, must close, or null (see {@link ReconnectEpochs#releaseReason}). */
     String releaseReason(PooledServer s, long now) {
-        return generations.releaseReason(s, settings.serverLifetime(), now);
+        return epochs.releaseReason(s, settings.serverLifetime(), now);
     }
 
     /** Why {@code s} must not be reused, or null. */
     String staleReason(PooledServer s, long now) {
-        return generations.staleReason(s, settings.serverLifetime(), now);
+        return epochs.staleReason(s, settings.serverLifetime(), now);
     }
 
     void lend(PooledServer s, Checkout c) {
@@ -411,7 +411,7 @@ public final class Pool {
 
     /** Coalesced, deferred wake of the burst-gate queue (capacity or a slot may be free). */
     void requestGateWake() {
-        if (!wakeScheduled && !generations.isClosed()) {
+        if (!wakeScheduled && !epochs.isClosed()) {
             wakeScheduled = true;
             scheduler.execute(this::gateWake);
         }

@@ -4,26 +4,26 @@ import io.sluice.pool.LifetimePolicy;
 import io.sluice.pool.PooledServer;
 
 /**
- * A pool's generations of servers and why a server may not be used again. RECONNECT, a reload
- * that changes the database, PAUSE, KILL and the pool's close each start a new generation (the
- * epoch number each server carries from its connect): servers of an older one close, idle ones
- * at once, leased ones when they are given back.
+ * A pool's reconnect epochs (spec/pressure.md) and why a server may not be used again.
+ * RECONNECT, a reload that changes the database, PAUSE, KILL and the pool's close each start a
+ * new epoch; every server carries the epoch it connected in, and servers of an older one close,
+ * idle ones at once, leased ones when they are given back.
  */
-final class Generations {
+final class ReconnectEpochs {
     private long current;
     private String reason = "database configuration changed";
-    /** Whether a server of an older generation closes as "close_needed" when given back (RECONNECT, reload). */
+    /** Whether a server of an older epoch closes as "close_needed" when given back (RECONNECT, reload). */
     private boolean closeNeededAtRelease = true;
     private boolean closed;
 
-    /** Starts a new generation; the older servers close with {@code why} (PgBouncer's words). */
+    /** Starts a new epoch; the older servers close with {@code why} (PgBouncer's words). */
     void mark(String why, boolean closeNeededAtRelease) {
         current++;
         reason = why;
         this.closeNeededAtRelease = closeNeededAtRelease;
     }
 
-    /** The pool closes: a last generation, after which no server is used again. */
+    /** The pool closes: a last epoch, after which no server is used again. */
     void close() {
         closed = true;
         current++;
@@ -37,7 +37,7 @@ final class Generations {
         return closed;
     }
 
-    /** Why servers of an older generation close: the last {@link #mark}'s reason. */
+    /** Why servers of an older epoch close: the last {@link #mark}'s reason. */
     String reason() {
         return reason;
     }

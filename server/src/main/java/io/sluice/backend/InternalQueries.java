@@ -3,7 +3,9 @@ package io.sluice.backend;
 import io.netty.channel.Channel;
 import io.sluice.backend.ServerConnection.State;
 import io.sluice.pool.ServerHandle.Probe;
+import io.sluice.proto.BackendMessage;
 import io.sluice.proto.Frame;
+import io.sluice.proto.codec.BackendDecoding;
 import io.sluice.proto.codec.Encoders;
 
 import java.util.function.Consumer;
@@ -21,6 +23,8 @@ final class InternalQueries {
     private IntConsumer replyBytes = n -> { };
     private String checkQuery = "";
     private Query running;
+    /** "SEVERITY: message" of the last error an internal query got, for the log of its caller. */
+    private String lastError = "";
 
     InternalQueries(ServerConnection conn) {
         this.conn = conn;
@@ -62,6 +66,9 @@ final class InternalQueries {
         byte t = frame.type();
         if (t == 'E') {
             running.failed = true;
+            if (BackendDecoding.decode(frame) instanceof BackendMessage.ErrorOrNotice e) {
+                lastError = e.fields().getOrDefault('S', "ERROR") + ": " + e.fields().getOrDefault('M', "");
+            }
         } else if (t == 'S') {
             conn.rememberParam(frame);
         } else if (t == 'Z') {
@@ -74,6 +81,10 @@ final class InternalQueries {
             conn.moveTo(q.back);
             q.done.accept(!q.failed);
         }
+    }
+
+    String lastError() {
+        return lastError;
     }
 
     /** The server is gone: the query out, if any, failed. */

@@ -250,6 +250,11 @@ public final class ServerConnection extends ChannelInboundHandlerAdapter impleme
         runInternalAfter(0, sql, done);
     }
 
+    /** "SEVERITY: message" of the last error one of the pooler's own queries got here. */
+    public String internalError() {
+        return internal.lastError();
+    }
+
     /**
      * {@link #runInternal} on a server that still owes {@code readiesOwed} answers (each up to its
      * ReadyForQuery) to a client that left: those are swallowed first, so that none of them is
@@ -268,7 +273,7 @@ public final class ServerConnection extends ChannelInboundHandlerAdapter impleme
     }
 
     /** A log line with this server's {@code S-} prefix. */
-    void log(Level level, String message) {
+    public void log(Level level, String message) {
         Log.global().server(level, id, database, user(), remote().address(), remote().port(), message);
     }
 

@@ -4,6 +4,7 @@ import io.sluice.proto.BackendMessage;
 import io.sluice.proto.Frame;
 import io.sluice.proto.codec.BackendDecoding;
 
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
@@ -26,6 +27,8 @@ final class ClientParams {
 
     private final Set<String> tracked;
     private final Map<String, String> values = new LinkedHashMap<>();
+    /** Names whose value came from the startup packet and no server has taken yet. */
+    private final Set<String> untried = new HashSet<>();
 
     ClientParams(Set<String> trackedLowerCase) {
         this.tracked = trackedLowerCase;
@@ -39,8 +42,11 @@ final class ClientParams {
         return tracked.contains(name.toLowerCase(Locale.ROOT));
     }
 
+    /** A value from the startup packet: PostgreSQL has not seen it yet and may refuse it. */
     void set(String name, String value) {
-        values.put(canonical(name), value.intern());
+        String key = canonical(name);
+        values.put(key, value.intern());
+        untried.add(key);
     }
 
     /** The values the client set, by canonical name (the startup packet of a dedicated server). */
@@ -55,8 +61,31 @@ final class ClientParams {
     /** A ParameterStatus passed to the client while linked: the client now has this value. */
     void serverReported(Frame frame) {
         if (BackendDecoding.decode(frame) instanceof BackendMessage.ParameterStatus p && isTracked(p.name())) {
-            values.put(canonical(p.name()), p.value().intern());
+            String key = canonical(p.name());
+            values.put(key, p.value().intern());
+            untried.remove(key);
         }
+    }
+
+    /**
+     * Whether {@link #syncQuery} for this server sets a value no server has taken yet (a TimeZone
+     * typed wrong in the startup packet): then its answer must come before the client's messages,
+     * which must not run with another client's value if PostgreSQL refuses it.
+     */
+    boolean syncTriesNew(Map<String, String> server) {
+        for (String name : untried) {
+            String have = server.get(name);
+            String want = values.get(name);
+            if (have != null && !have.equalsIgnoreCase(want)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** A server took every value of a {@link #syncQuery}: PostgreSQL accepts them all. */
+    void allTaken() {
+        untried.clear();
     }
 
     /**

@@ -31,6 +31,8 @@ final class Relay extends ClientSide implements StatementRouter.Owner {
     static final long PENDING_LIMIT = 64 * 1024;
     /** PgBouncer's reason for servers (and clients) closed because their database changed. */
     static final String FAST_CLOSE = "database configuration changed";
+    /** PgBouncer's reason when a server refuses a client's startup parameter (varcache_apply). */
+    static final String INVALID_PARAMETER = "invalid server parameter";
 
     private final Route route;
     private final ClientParams params;
@@ -47,6 +49,7 @@ final class Relay extends ClientSide implements StatementRouter.Owner {
     private ServerConnection server;
     private int pendingSyncs;
     private boolean unsynced;
+    private final ParameterSync sync;
     /** A checkout asked for inside a client read: the read's end flushes what attach() writes. */
     private boolean checkoutInRead;
     private long linkedAt;
@@ -58,6 +61,7 @@ final class Relay extends ClientSide implements StatementRouter.Owner {
         this.params = params;
         this.stats = stats;
         this.timeouts = new RelayTimeouts(session, route, timers, this::serverNotReady);
+        this.sync = new ParameterSync(params, this::server, this::sendPending, this::refuseParameters);
         this.checkout = new ServerCheckout(session, route.poolKey(), timeouts, this::attach);
         this.policy = new ReleasePolicy(route.mode(), route.resetAlways());
         this.router = route.mode() == PoolMode.SESSION ? null : new StatementRouter(client, clientVoid, this, stats,
@@ -87,7 +91,7 @@ final class Relay extends ClientSide implements StatementRouter.Owner {
 
     /** A query or an unsynced extended-protocol batch is in flight on the server. */
     boolean busy() {
-        return server != null && (pendingSyncs > 0 || unsynced);
+        return server != null && (pendingSyncs > 0 || unsynced || sync.trying());
     }
 
     /** PgBouncer's "not ready": the linked server owes the client an answer or is in a transaction. */
@@ -104,7 +108,7 @@ final class Relay extends ClientSide implements StatementRouter.Owner {
             stats.clientMessage(frame.type(), frame.length());
         }
         times.messageArrived();
-        if (session.state() != ClientSession.State.ACTIVE) {
+        if (session.state() != ClientSession.State.ACTIVE || sync.trying()) {
             // waiting for a server, or its parameters are being synced: keep the client's order
             pending.add(frame);
             pendingBytes += frame.length();
@@ -181,23 +185,34 @@ final class Relay extends ClientSide implements StatementRouter.Owner {
         server.link(this, params.applicationName());
         server.markRequest();
         linkedAt = now;
-        String sync = params.syncQuery(server.params());
-        if (sync != null) {
-            // Pipelined like PgBouncer: the SETs go out right before the client's own messages;
-            // the server connection swallows their results up to their ReadyForQuery and relays
-            // what follows, so a server switch costs no extra round trip.
-            long serverId = server.id();
-            server.runInternal(sync, ok -> {
-                if (!ok) {
-                    Log.global().warning("S-0x" + Long.toHexString(serverId)
-                            + ": setting client parameters failed: " + sync);
-                }
-            });
-        }
+        boolean held = sync.start(server);
         if (router != null) {
             router.attached(server);
         }
         session.moveTo(ClientSession.State.ACTIVE);
+        if (held) {
+            server.flush(); // the client's messages wait for the SETs' answer
+            return;
+        }
+        sendPending();
+    }
+
+    /** As PgBouncer's varcache_apply failure: the server and the client both close. */
+    private void refuseParameters(ServerConnection s) {
+        Log.global().error("varcache_apply failed: " + s.internalError()); // PgBouncer's line has no S- prefix
+        Lease l = lease;
+        server = null;
+        lease = null;
+        if (router != null) {
+            router.detached();
+        }
+        s.unlink();
+        l.discard(INVALID_PARAMETER);
+        session.fail(PgError.fatal(SqlState.PROTOCOL_VIOLATION, INVALID_PARAMETER), INVALID_PARAMETER);
+    }
+
+    /** The client's messages queued while it waited go to the server now. */
+    private void sendPending() {
         Frame f;
         while ((f = pending.poll()) != null) {
             forward(f);
@@ -309,6 +324,7 @@ final class Relay extends ClientSide implements StatementRouter.Owner {
 
     @Override
     public void onServerLost(String reason) {
+        sync.stop();
         if (lease != null) {
             lease.discard(reason);
         }
@@ -378,6 +394,8 @@ final class Relay extends ClientSide implements StatementRouter.Owner {
 
     /** The client went away: drop its queue and the checkout, and settle the server per policy. */
     void close() {
+        boolean wasTrying = sync.trying();
+        sync.stop();
         timeouts.cancelAll();
         checkout.callOff();
         Frame f;
@@ -401,7 +419,7 @@ final class Relay extends ClientSide implements StatementRouter.Owner {
             router.detached();
         }
         s.unlink();
-        switch (policy.onClientGone(pendingSyncs > 0 || unsynced, s.inTransaction(), s.isOpen())) {
+        switch (policy.onClientGone(pendingSyncs > 0 || unsynced || wasTrying, s.inTransaction(), s.isOpen())) {
             case RETURN -> {
                 if (pinned) {
                     PinGuard.discardSession(s, l, owed);

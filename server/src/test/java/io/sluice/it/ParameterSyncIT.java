@@ -3,6 +3,8 @@ package io.sluice.it;
 import io.sluice.testkit.PgCluster;
 import org.junit.jupiter.api.Test;
 
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -41,5 +43,37 @@ class ParameterSyncIT {
             assertThat(b.queryOne("select current_setting('application_name')")).isEqualTo("client-b");
             assertThat(a.queryOne("select current_setting('application_name')")).isEqualTo("client-a2");
         }
+    }
+
+    /**
+     * A startup value PostgreSQL refuses (a TimeZone typed wrong) ends that client at its first
+     * query with PgBouncer's "invalid server parameter", before the query runs on a server that
+     * has another client's value; the pool's other clients go on. Sluice pipelines its SETs only
+     * for values a server has already taken.
+     */
+    @Test
+    void aStartupValueTheServerRefusesEndsThatClientBeforeItsQueryRuns() throws Exception {
+        PgCluster pg = PgCluster.shared();
+        String db = PgCluster.uniqueName("badparam");
+        pg.exec("create database " + db);
+        pg.exec(db, "create table probe (a int)");
+        String ini = "[databases]\n" + db + " = host=127.0.0.1 port=" + pg.port() + " pool_size=1\n"
+                + "[pgbouncer]\nauth_type = trust\npool_mode = transaction\n";
+        Pooler.sameAnswers("refused startup parameter", ini, "\"postgres\" \"\"\n", p -> {
+            List<String> seen = new ArrayList<>();
+            try (RawClient good = new RawClient(p.port()); RawClient bad = new RawClient(p.port())) {
+                good.send(RawClient.startup(Map.of("user", "postgres", "database", db, "TimeZone", "UTC")));
+                seen.add("good login: " + good.readUntilReadyOrError());
+                seen.add("good: " + good.queryOne("show TimeZone"));
+                bad.send(RawClient.startup(Map.of("user", "postgres", "database", db, "TimeZone", "Nowhere/Land")));
+                seen.add("bad login: " + bad.readUntilReadyOrError());
+                bad.send(RawClient.query("insert into probe values (1)"));
+                seen.addAll(bad.describeUntilClosed(4));
+                seen.add("rows: " + good.queryOne("select count(*) from probe"));
+                seen.add("good: " + good.queryOne("show TimeZone"));
+            }
+            return seen;
+        }, "good login: null", "good: UTC", "bad login: null", "E FATAL 08P01 invalid server parameter", "EOF",
+                "rows: 0", "good: UTC");
     }
 }

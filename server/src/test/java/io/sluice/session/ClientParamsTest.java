@@ -1,0 +1,45 @@
+package io.sluice.session;
+
+import io.netty.buffer.UnpooledByteBufAllocator;
+import io.sluice.proto.Frame;
+import io.sluice.proto.codec.Encoders;
+import org.junit.jupiter.api.Test;
+
+import java.util.Map;
+import java.util.Set;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** Which parameter SETs the relay must see answered before the client's own messages go. */
+class ClientParamsTest {
+    private static final Set<String> TRACKED = Set.of("timezone", "datestyle", "application_name");
+
+    @Test
+    void aStartupValueNoServerTookYetIsTriedBeforeTheClientsMessages() {
+        ClientParams p = new ClientParams(TRACKED);
+        p.set("TimeZone", "Nowhere/Land");
+        Map<String, String> server = Map.of("TimeZone", "UTC", "DateStyle", "ISO, MDY");
+        assertThat(p.syncQuery(server)).isEqualTo("SET TimeZone = 'Nowhere/Land';");
+        assertThat(p.syncTriesNew(server)).isTrue();
+        // a server that already has the value (in any case) needs no SET and proves nothing new
+        assertThat(p.syncTriesNew(Map.of("TimeZone", "nowhere/land"))).isFalse();
+        // nor does one that never reported the parameter: no SET goes out
+        assertThat(p.syncTriesNew(Map.of("DateStyle", "ISO, MDY"))).isFalse();
+        p.allTaken();
+        assertThat(p.syncTriesNew(server)).as("taken once: pipelined from now on").isFalse();
+        assertThat(p.syncQuery(server)).isEqualTo("SET TimeZone = 'Nowhere/Land';");
+    }
+
+    @Test
+    void valuesFromTheServerAreKnownGood() {
+        ClientParams p = new ClientParams(TRACKED);
+        p.fillUnset(Map.of("TimeZone", "UTC", "DateStyle", "ISO, MDY"));
+        assertThat(p.syncTriesNew(Map.of("TimeZone", "Asia/Tokyo", "DateStyle", "SQL, DMY"))).isFalse();
+
+        p.set("DateStyle", "German");
+        p.serverReported(new Frame((byte) 'S',
+                Encoders.parameterStatus(UnpooledByteBufAllocator.DEFAULT, "DateStyle", "German, DMY")));
+        assertThat(p.syncTriesNew(Map.of("DateStyle", "ISO, MDY")))
+                .as("the client's SET took on a server, which reported the value").isFalse();
+    }
+}

@@ -1,6 +1,7 @@
 package io.sluice.backend;
 
 import io.netty.channel.Channel;
+import io.sluice.backend.ServerConnection.Answer;
 import io.sluice.backend.ServerConnection.State;
 import io.sluice.pool.ServerHandle.Probe;
 import io.sluice.proto.BackendMessage;
@@ -47,10 +48,10 @@ final class InternalQueries {
      * {@link ServerConnection#runInternalAfter}: sends {@code sql} unless the server is closed,
      * still logging in or running another query of the pooler's.
      */
-    void run(int readiesOwed, String sql, Consumer<Boolean> done) {
+    void run(int readiesOwed, String sql, Consumer<Answer> done) {
         State back = conn.state();
         if (!conn.isOpen() || back == State.INTERNAL || back == State.LOGIN) {
-            done.accept(false);
+            done.accept(Answer.NONE);
             return;
         }
         running = new Query(back, done, readiesOwed + 1);
@@ -79,7 +80,7 @@ final class InternalQueries {
             Query q = running;
             running = null;
             conn.moveTo(q.back);
-            q.done.accept(!q.failed);
+            q.done.accept(q.failed ? Answer.ERROR : Answer.OK);
         }
     }
 
@@ -92,18 +93,18 @@ final class InternalQueries {
         Query q = running;
         running = null;
         if (q != null) {
-            q.done.accept(false);
+            q.done.accept(Answer.NONE);
         }
     }
 
     private static final class Query {
         final State back;
-        final Consumer<Boolean> done;
+        final Consumer<Answer> done;
         boolean failed;
         /** ReadyForQuery messages still to come, the query's own last. */
         int readies;
 
-        Query(State back, Consumer<Boolean> done, int readies) {
+        Query(State back, Consumer<Answer> done, int readies) {
             this.back = back;
             this.done = done;
             this.readies = readies;

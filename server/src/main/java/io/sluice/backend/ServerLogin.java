@@ -165,9 +165,10 @@ public final class ServerLogin {
             report(conn);
             return;
         }
-        conn.runInternal(q, ok -> {
-            if (!ok) {
-                Log.global().warning("connect_query failed on server " + conn.id() + " (ignored)");
+        conn.runAnswered(q, a -> {
+            if (a == ServerConnection.Answer.ERROR) {
+                // PgBouncer's words; it goes on as well
+                Log.global().error("S: error while executing exec_on_query: " + conn.internalError());
             }
             if (conn.isOpen()) {
                 report(conn);

@@ -1,6 +1,7 @@
 package io.sluice.session;
 
 import io.sluice.backend.ServerConnection;
+import io.sluice.log.Level;
 import io.sluice.pool.Lease;
 
 /** Gives an unlinked, idle server back to its pool, after server_reset_query where one applies. */
@@ -8,18 +9,27 @@ final class ServerReturn {
     private ServerReturn() {
     }
 
-    /** {@code resetQuery} null or empty: released at once; a failing reset closes the server instead. */
+    /**
+     * {@code resetQuery} null or empty: released at once. A reset that ends in an error (a query
+     * typed wrong) still releases the server, as PgBouncer does, and is logged; a server that
+     * does not answer closes.
+     */
     static void afterReset(ServerConnection s, Lease l, String resetQuery) {
         if (resetQuery == null || resetQuery.isEmpty()) {
             l.release();
             return;
         }
-        s.runInternal(resetQuery, ok -> {
-            if (ok) {
-                ServerSync.serverReset(s);
-                l.release();
-            } else {
-                l.discard("reset query failed");
+        s.runAnswered(resetQuery, a -> {
+            switch (a) {
+                case OK -> {
+                    ServerSync.serverReset(s);
+                    l.release();
+                }
+                case ERROR -> {
+                    s.log(Level.WARNING, "server_reset_query failed: " + s.internalError());
+                    l.release();
+                }
+                case NONE -> l.discard("reset query failed");
             }
         });
     }

@@ -58,7 +58,8 @@ final class ConfigReload {
         server.swapRouting(next);
         for (String db : inUse) {
             Optional<DatabaseEntry> now = next.database(db);
-            if (now.isEmpty()) {
+            // as PgBouncer: an entry gone from [databases] is dropped even where '*' takes its name
+            if (now.isEmpty() || before.databases().containsKey(db) && !next.databases().containsKey(db)) {
                 drop(db);
             } else if (targetChanged(before.database(db), now.get())) {
                 server.pauseControl().reconnect(db);

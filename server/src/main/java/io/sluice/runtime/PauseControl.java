@@ -188,9 +188,15 @@ final class PauseControl implements DatabaseControl {
         return registry.pools().stream().filter(p -> db == null || p.key().database().equals(db)).toList();
     }
 
-    /** RECONNECT [db]: the pools' current servers become close_needed and close when free. */
+    /**
+     * RECONNECT [db], and a reload that changed what a database connects to: the pools' current
+     * servers become close_needed and close when free, and their welcome parameters are
+     * forgotten, as PgBouncer's tag_pool_dirty does, so that the next login is greeted by the
+     * new target (its server_encoding, or its refusal when the database does not exist there).
+     */
     @Override
     public void reconnect(String db) {
+        server.forgetWelcome(db);
         reconnect(db, "database configuration changed", true);
     }
 

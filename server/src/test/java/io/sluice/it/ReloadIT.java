@@ -198,6 +198,64 @@ class ReloadIT {
         }
     }
 
+    /**
+     * A reload that points a database elsewhere forgets the welcome parameters its pool learned
+     * (PgBouncer's tag_pool_dirty): the next login is greeted by the new target, here one whose
+     * database does not exist, and is refused at login as with PgBouncer. Sluice used to greet it
+     * with the old target's parameters and fail its first query instead.
+     */
+    @Test
+    void aLoginAfterATargetChangeIsGreetedByTheNewTarget() throws Exception {
+        Pooler.sameAnswers("login after a target change", ini(entry("moving", "postgres")), USERS, p -> {
+            List<String> seen = new ArrayList<>();
+            seen.add(loginAndAsk(p, "moving"));
+            p.editIni(text -> text.replace("dbname=postgres", "dbname=no_such_target"));
+            seen.add(console(p, "RELOAD").stdout().strip());
+            seen.add(loginAndAsk(p, "moving"));
+            return seen;
+        }, "postgres", "RELOAD", "E FATAL 3D000 database \"no_such_target\" does not exist");
+    }
+
+    /**
+     * An entry removed from [databases] is dropped, with its clients, even where a {@code *}
+     * fallback would take its name; the next login to that name goes through the fallback.
+     */
+    @Test
+    void anEntryRemovedBesideAFallbackIsDropped() throws Exception {
+        String fallback = "* = host=127.0.0.1 port=" + PgCluster.shared().port() + "\n";
+        Pooler.sameAnswers("entry removed beside '*'", ini(entry("named", "postgres") + fallback), USERS, p -> {
+            List<String> seen = new ArrayList<>();
+            try (RawClient held = new RawClient(p.port())) {
+                held.send(RawClient.startup(Map.of("user", "postgres", "database", "named")));
+                seen.add("held: " + held.readUntilReadyOrError());
+                seen.add(held.queryOne("select current_database()"));
+                p.editIni(text -> text.replace(entry("named", "postgres"), ""));
+                seen.add(console(p, "RELOAD").stdout().strip());
+                seen.addAll(held.describeUntilClosed(3));
+            }
+            seen.add(loginAndAsk(p, "named"));
+            return seen;
+        }, "held: null", "postgres", "RELOAD", "E FATAL 08P01 database removed", "EOF",
+                "E FATAL 3D000 database \"named\" does not exist");
+    }
+
+    /** A new client's current database, or the error that ended its login. */
+    private static String loginAndAsk(Pooler p, String db) throws Exception {
+        try (RawClient c = new RawClient(p.port())) {
+            c.send(RawClient.startup(Map.of("user", "postgres", "database", db)));
+            Map<Character, String> error = c.readUntilReadyOrError();
+            if (error != null) {
+                String code = error.get('C');
+                if (p.isPgBouncer() && code.equals("08P01") && error.get('M').endsWith("does not exist")) {
+                    // 1.18 sends a server's login refusal as 08P01; 1.25 passes its SQLSTATE on, as Sluice
+                    code = "3D000";
+                }
+                return "E " + error.get('S') + " " + code + " " + error.get('M');
+            }
+            return c.queryOne("select current_database()");
+        }
+    }
+
     private static String tag(String db, String a, String b) {
         return db.equals(a) ? "old" : db.equals(b) ? "new" : db;
     }

@@ -138,7 +138,9 @@ public final class ConfigLoader {
                     }
                 }
             } catch (IllegalArgumentException e) {
-                throw error(l, e.getMessage());
+                // PgBouncer logs the entry parser's reason, then the line's value as an invalid one
+                throw section.equals("pgbouncer") ? error(l, e.getMessage()) : new ConfigException(l.file(), l.line(),
+                        e.getMessage(), "invalid value \"" + l.value() + "\" for parameter " + l.name());
             }
         }
         if (!sawMain) {

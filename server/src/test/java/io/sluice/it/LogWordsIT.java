@@ -208,6 +208,7 @@ class LogWordsIT {
         files.put("bad value", "default_pool_size = abc");
         files.put("unknown key", "foo_bar = 1");
         files.put("syntax error", "this is not a key value line");
+        files.put("unknown db parameter", "[databases]\nx = host=127.0.0.1 colour=red");
         Map<String, List<String>> seen = new LinkedHashMap<>();
         try {
             for (Map.Entry<String, String> f : files.entrySet()) {
@@ -237,6 +238,10 @@ class LogWordsIT {
                 "ERROR invalid value \"1\" for parameter foo_bar in configuration (unknown_key.ini:4)",
                 "FATAL cannot load config file", "exit 1",
                 "ERROR syntax error in configuration (syntax_error.ini:4), stopping loading",
+                "FATAL cannot load config file", "exit 1",
+                "ERROR unrecognized connection parameter: colour",
+                "ERROR invalid value \"host=127.0.0.1 colour=red\" for parameter x in configuration"
+                        + " (unknown_db_parameter.ini:5)",
                 "FATAL cannot load config file", "exit 1");
     }
 

@@ -43,13 +43,13 @@ final class Relay extends ClientSide implements StatementRouter.Owner {
     private final StatementRouter router;
     private final PinGuard pins;
     private final ServerCheckout checkout;
+    private final ParameterSync sync;
     private final ArrayDeque<Frame> pending = new ArrayDeque<>();
     private long pendingBytes;
     private Lease lease;
     private ServerConnection server;
     private int pendingSyncs;
     private boolean unsynced;
-    private final ParameterSync sync;
     /** A checkout asked for inside a client read: the read's end flushes what attach() writes. */
     private boolean checkoutInRead;
     private long linkedAt;

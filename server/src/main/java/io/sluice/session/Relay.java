@@ -191,7 +191,9 @@ final class Relay extends ClientSide implements StatementRouter.Owner {
         }
         session.moveTo(ClientSession.State.ACTIVE);
         if (held) {
-            server.flush(); // the client's messages wait for the SETs' answer
+            // the client's messages wait for the SETs' answer, under query_timeout as in PgBouncer
+            timeouts.forwarded();
+            server.flush();
             return;
         }
         sendPending();

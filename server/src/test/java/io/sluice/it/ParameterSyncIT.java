@@ -76,4 +76,36 @@ class ParameterSyncIT {
         }, "good login: null", "good: UTC", "bad login: null", "E FATAL 08P01 invalid server parameter", "EOF",
                 "rows: 0", "good: UTC");
     }
+
+    /**
+     * The SETs of an untried startup value go to a server that never answers (its backend
+     * stopped): the client's query, held back for their answer, still ends at query_timeout in
+     * PgBouncer's words instead of waiting for ever.
+     */
+    @Test
+    void aClientWaitingForItsSetsAnswerEndsAtQueryTimeout() throws Exception {
+        PgCluster pg = PgCluster.shared();
+        String db = PgCluster.uniqueName("hungset");
+        pg.exec("create database " + db);
+        String ini = "[databases]\n" + db + " = host=127.0.0.1 port=" + pg.port() + " pool_size=1\n"
+                + "[pgbouncer]\nauth_type = trust\npool_mode = transaction\nquery_timeout = 1\n";
+        Pooler.sameAnswers("SETs to a stopped server", ini, "\"postgres\" \"\"\n", p -> {
+            List<String> seen = new ArrayList<>();
+            try (RawClient first = new RawClient(p.port()); RawClient waiting = new RawClient(p.port())) {
+                first.send(RawClient.startup(Map.of("user", "postgres", "database", db, "TimeZone", "UTC")));
+                seen.add("first login: " + first.readUntilReadyOrError());
+                String backend = first.queryOne("select pg_backend_pid()");
+                waiting.send(RawClient.startup(Map.of("user", "postgres", "database", db, "TimeZone", "Asia/Tokyo")));
+                seen.add("second login: " + waiting.readUntilReadyOrError());
+                io.sluice.testkit.ProcessRunner.of("kill", "-STOP", backend).run().requireSuccess();
+                try {
+                    waiting.send(RawClient.query("select 1"));
+                    seen.addAll(waiting.describeUntilClosed(3));
+                } finally {
+                    io.sluice.testkit.ProcessRunner.of("kill", "-CONT", backend).run().requireSuccess();
+                }
+            }
+            return seen;
+        }, "first login: null", "second login: null", "E FATAL 08P01 query timeout", "EOF");
+    }
 }

@@ -74,9 +74,7 @@ final class ClientParams {
      */
     boolean syncTriesNew(Map<String, String> server) {
         for (String name : untried) {
-            String have = server.get(name);
-            String want = values.get(name);
-            if (have != null && !have.equalsIgnoreCase(want)) {
+            if (needsSet(server.get(name), values.get(name))) {
                 return true;
             }
         }
@@ -97,12 +95,8 @@ final class ClientParams {
     String syncQuery(Map<String, String> server) {
         StringBuilder sql = null;
         for (Map.Entry<String, String> e : values.entrySet()) {
-            String have = server.get(e.getKey());
             String want = e.getValue();
-            // as PgBouncer: a value the server never reported cannot be compared, and case
-            // differences are no difference; an empty value is set like any other. Equal
-            // values are the rule on every server switch, so test that first.
-            if (have == null || have.equals(want) || have.equalsIgnoreCase(want)) {
+            if (!needsSet(server.get(e.getKey()), want)) {
                 continue;
             }
             if (sql == null) {
@@ -112,6 +106,15 @@ final class ClientParams {
                     .append(want.replace("'", "''")).append("';");
         }
         return sql == null ? null : sql.toString();
+    }
+
+    /**
+     * As PgBouncer: a value the server never reported cannot be compared, and case differences
+     * are no difference; an empty value is set like any other. Equal (interned) values, the rule
+     * on every server switch, end at equalsIgnoreCase's first check, a reference compare.
+     */
+    private static boolean needsSet(String have, String want) {
+        return have != null && !have.equalsIgnoreCase(want);
     }
 
     /**

@@ -1,7 +1,6 @@
 package io.sluice.backend;
 
 import io.netty.channel.Channel;
-import io.sluice.backend.ServerConnection.Answer;
 import io.sluice.backend.ServerConnection.State;
 import io.sluice.pool.ServerHandle.Probe;
 import io.sluice.proto.BackendMessage;
@@ -39,19 +38,26 @@ final class InternalQueries {
         this.checkQuery = q;
     }
 
-    /** What a recycle probe runs. */
-    String sql(Probe kind) {
-        return kind == Probe.ROLLBACK ? "ROLLBACK" : checkQuery;
+    /**
+     * A recycle probe. As PgBouncer: a server that answers server_check_query, even with an
+     * error (a check query typed wrong), is alive; a ROLLBACK must succeed.
+     */
+    void probe(Probe kind, Consumer<Boolean> done) {
+        if (kind == Probe.CHECK) {
+            run(0, checkQuery, a -> done.accept(a != QueryAnswer.NONE));
+        } else {
+            run(0, "ROLLBACK", a -> done.accept(a == QueryAnswer.OK));
+        }
     }
 
     /**
      * {@link ServerConnection#runInternalAfter}: sends {@code sql} unless the server is closed,
      * still logging in or running another query of the pooler's.
      */
-    void run(int readiesOwed, String sql, Consumer<Answer> done) {
+    void run(int readiesOwed, String sql, Consumer<QueryAnswer> done) {
         State back = conn.state();
         if (!conn.isOpen() || back == State.INTERNAL || back == State.LOGIN) {
-            done.accept(Answer.NONE);
+            done.accept(QueryAnswer.NONE);
             return;
         }
         running = new Query(back, done, readiesOwed + 1);
@@ -80,7 +86,7 @@ final class InternalQueries {
             Query q = running;
             running = null;
             conn.moveTo(q.back);
-            q.done.accept(q.failed ? Answer.ERROR : Answer.OK);
+            q.done.accept(q.failed ? QueryAnswer.ERROR : QueryAnswer.OK);
         }
     }
 
@@ -93,18 +99,18 @@ final class InternalQueries {
         Query q = running;
         running = null;
         if (q != null) {
-            q.done.accept(Answer.NONE);
+            q.done.accept(QueryAnswer.NONE);
         }
     }
 
     private static final class Query {
         final State back;
-        final Consumer<Answer> done;
+        final Consumer<QueryAnswer> done;
         boolean failed;
         /** ReadyForQuery messages still to come, the query's own last. */
         int readies;
 
-        Query(State back, Consumer<Answer> done, int readies) {
+        Query(State back, Consumer<QueryAnswer> done, int readies) {
             this.back = back;
             this.done = done;
             this.readies = readies;

@@ -232,18 +232,9 @@ public final class ServerConnection extends ChannelInboundHandlerAdapter impleme
         return channel.isWritable();
     }
 
-    /**
-     * As PgBouncer: a server that answers server_check_query, even with an error (a check query
-     * typed wrong), is alive; a ROLLBACK must succeed.
-     */
     @Override
     public void probe(Probe kind, Consumer<Boolean> done) {
-        String sql = internal.sql(kind);
-        if (kind == Probe.CHECK) {
-            runAnswered(sql, a -> done.accept(a != Answer.NONE));
-        } else {
-            runInternal(sql, done);
-        }
+        internal.probe(kind, done);
     }
 
     /** server_check_query; {@code <empty>} in the config means an empty query string. */
@@ -270,21 +261,11 @@ public final class ServerConnection extends ChannelInboundHandlerAdapter impleme
      * taken for this query's end and this query's answer reaches nobody after the release.
      */
     public void runInternalAfter(int readiesOwed, String sql, Consumer<Boolean> done) {
-        internal.run(readiesOwed, sql, a -> done.accept(a == Answer.OK));
-    }
-
-    /** How one of the pooler's own queries ended. */
-    public enum Answer {
-        /** Up to its ReadyForQuery without an error. */
-        OK,
-        /** Up to its ReadyForQuery with an error ({@link #internalError}). */
-        ERROR,
-        /** Not at all: the server went away or could not take it. */
-        NONE
+        internal.run(readiesOwed, sql, a -> done.accept(a == QueryAnswer.OK));
     }
 
     /** {@link #runInternal}, telling an error answer apart from none. */
-    public void runAnswered(String sql, Consumer<Answer> done) {
+    public void runAnswered(String sql, Consumer<QueryAnswer> done) {
         internal.run(0, sql, done);
     }
 

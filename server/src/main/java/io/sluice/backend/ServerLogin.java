@@ -166,7 +166,7 @@ public final class ServerLogin {
             return;
         }
         conn.runAnswered(q, a -> {
-            if (a == ServerConnection.Answer.ERROR) {
+            if (a == QueryAnswer.ERROR) {
                 // PgBouncer's words; it goes on as well
                 Log.global().error("S: error while executing exec_on_query: " + conn.internalError());
             }

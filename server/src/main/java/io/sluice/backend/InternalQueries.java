@@ -74,7 +74,7 @@ final class InternalQueries {
         if (t == 'E') {
             running.failed = true;
             if (BackendDecoding.decode(frame) instanceof BackendMessage.ErrorOrNotice e) {
-                lastError = e.fields().getOrDefault('S', "ERROR") + ": " + e.fields().getOrDefault('M', "");
+                lastError = e.severity() + ": " + e.message();
             }
         } else if (t == 'S') {
             conn.rememberParam(frame);

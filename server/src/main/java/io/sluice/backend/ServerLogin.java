@@ -58,7 +58,7 @@ public final class ServerLogin {
             if (!e.error()) {
                 return;
             }
-            String level = e.fields().getOrDefault('S', e.fields().getOrDefault('V', "ERROR"));
+            String level = e.severity();
             if (conn.target().startupParams().containsKey("replication")) {
                 // a replication login fails for reasons of its own (REPLICATION role, hba line):
                 // PgBouncer logs the server's error and tells the one client "login failed"

@@ -33,6 +33,11 @@ public sealed interface BackendMessage {
             return fields.getOrDefault('M', "");
         }
 
+        /** The severity as sent (possibly localized), as PgBouncer logs a server's error. */
+        public String severity() {
+            return fields.getOrDefault('S', fields.getOrDefault('V', "ERROR"));
+        }
+
         public PgError toPgError() {
             String severity = fields.getOrDefault('V', fields.getOrDefault('S', "ERROR"));
             return new PgError(severity, sqlState(), message(), fields.get('D'));

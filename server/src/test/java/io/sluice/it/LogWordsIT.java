@@ -202,8 +202,7 @@ class LogWordsIT {
      */
     @Test
     void aConfigFileThatDoesNotLoadIsReportedInPgBouncersWords() throws Exception {
-        Path dir = java.nio.file.Files.createTempDirectory("sluice-badini-");
-        java.nio.file.Files.setPosixFilePermissions(dir, java.nio.file.attribute.PosixFilePermissions.fromString("rwxr-xr-x"));
+        Path dir = io.sluice.testkit.ScratchDir.create("badini");
         Map<String, String> files = new LinkedHashMap<>();
         files.put("bad value", "default_pool_size = abc");
         files.put("unknown key", "foo_bar = 1");
@@ -227,9 +226,7 @@ class LogWordsIT {
                 }
             }
         } finally {
-            try (var paths = java.nio.file.Files.walk(dir)) {
-                paths.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
-            }
+            io.sluice.testkit.ScratchDir.delete(dir);
         }
         sameLines("config files that do not load", seen,
                 "ERROR invalid value \"abc\" for parameter default_pool_size in configuration (bad_value.ini:4)",

@@ -15,6 +15,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  * with SET when a client lands on a server that has the other's), as PgBouncer does.
  */
 class ParameterSyncIT {
+    private static final String USERS = "\"postgres\" \"\"\n";
+
     @Test
     void eachClientKeepsItsStartupParametersOnASharedServer() throws Exception {
         PgCluster pg = PgCluster.shared();
@@ -53,20 +55,14 @@ class ParameterSyncIT {
      */
     @Test
     void aStartupValueTheServerRefusesEndsThatClientBeforeItsQueryRuns() throws Exception {
-        PgCluster pg = PgCluster.shared();
-        String db = PgCluster.uniqueName("badparam");
-        pg.exec("create database " + db);
-        pg.exec(db, "create table probe (a int)");
-        String ini = "[databases]\n" + db + " = host=127.0.0.1 port=" + pg.port() + " pool_size=1\n"
-                + "[pgbouncer]\nauth_type = trust\npool_mode = transaction\n";
-        Pooler.sameAnswers("refused startup parameter", ini, "\"postgres\" \"\"\n", p -> {
+        String db = database("badparam");
+        PgCluster.shared().exec(db, "create table probe (a int)");
+        Pooler.sameAnswers("refused startup parameter", poolOfOne(db, ""), USERS, p -> {
             List<String> seen = new ArrayList<>();
             try (RawClient good = new RawClient(p.port()); RawClient bad = new RawClient(p.port())) {
-                good.send(RawClient.startup(Map.of("user", "postgres", "database", db, "TimeZone", "UTC")));
-                seen.add("good login: " + good.readUntilReadyOrError());
+                seen.add("good login: " + login(good, db, "UTC"));
                 seen.add("good: " + good.queryOne("show TimeZone"));
-                bad.send(RawClient.startup(Map.of("user", "postgres", "database", db, "TimeZone", "Nowhere/Land")));
-                seen.add("bad login: " + bad.readUntilReadyOrError());
+                seen.add("bad login: " + login(bad, db, "Nowhere/Land"));
                 bad.send(RawClient.query("insert into probe values (1)"));
                 seen.addAll(bad.describeUntilClosed(4));
                 seen.add("rows: " + good.queryOne("select count(*) from probe"));
@@ -84,19 +80,13 @@ class ParameterSyncIT {
      */
     @Test
     void aClientWaitingForItsSetsAnswerEndsAtQueryTimeout() throws Exception {
-        PgCluster pg = PgCluster.shared();
-        String db = PgCluster.uniqueName("hungset");
-        pg.exec("create database " + db);
-        String ini = "[databases]\n" + db + " = host=127.0.0.1 port=" + pg.port() + " pool_size=1\n"
-                + "[pgbouncer]\nauth_type = trust\npool_mode = transaction\nquery_timeout = 1\n";
-        Pooler.sameAnswers("SETs to a stopped server", ini, "\"postgres\" \"\"\n", p -> {
+        String db = database("hungset");
+        Pooler.sameAnswers("SETs to a stopped server", poolOfOne(db, "query_timeout = 1\n"), USERS, p -> {
             List<String> seen = new ArrayList<>();
             try (RawClient first = new RawClient(p.port()); RawClient waiting = new RawClient(p.port())) {
-                first.send(RawClient.startup(Map.of("user", "postgres", "database", db, "TimeZone", "UTC")));
-                seen.add("first login: " + first.readUntilReadyOrError());
+                seen.add("first login: " + login(first, db, "UTC"));
                 String backend = first.queryOne("select pg_backend_pid()");
-                waiting.send(RawClient.startup(Map.of("user", "postgres", "database", db, "TimeZone", "Asia/Tokyo")));
-                seen.add("second login: " + waiting.readUntilReadyOrError());
+                seen.add("second login: " + login(waiting, db, "Asia/Tokyo"));
                 io.sluice.testkit.ProcessRunner.of("kill", "-STOP", backend).run().requireSuccess();
                 try {
                     waiting.send(RawClient.query("select 1"));
@@ -107,5 +97,24 @@ class ParameterSyncIT {
             }
             return seen;
         }, "first login: null", "second login: null", "E FATAL 08P01 query timeout", "EOF");
+    }
+
+    /** A new database of the shared cluster, named after {@code prefix}. */
+    private static String database(String prefix) {
+        String db = PgCluster.uniqueName(prefix);
+        PgCluster.shared().exec("create database " + db);
+        return db;
+    }
+
+    /** {@code db} behind a transaction-pooling pool of one server; {@code settings} go under [pgbouncer]. */
+    private static String poolOfOne(String db, String settings) {
+        return "[databases]\n" + db + " = host=127.0.0.1 port=" + PgCluster.shared().port() + " pool_size=1\n"
+                + "[pgbouncer]\nauth_type = trust\npool_mode = transaction\n" + settings;
+    }
+
+    /** Logs {@code c} in to {@code db} asking for {@code timeZone}: null at ReadyForQuery, else the error's fields. */
+    private static Map<Character, String> login(RawClient c, String db, String timeZone) throws Exception {
+        c.send(RawClient.startup(Map.of("user", "postgres", "database", db, "TimeZone", timeZone)));
+        return c.readUntilReadyOrError();
     }
 }

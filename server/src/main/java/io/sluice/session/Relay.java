@@ -33,6 +33,8 @@ final class Relay extends ClientSide implements StatementRouter.Owner {
     static final String FAST_CLOSE = "database configuration changed";
     /** PgBouncer's reason when a server refuses a client's startup parameter (varcache_apply). */
     static final String INVALID_PARAMETER = "invalid server parameter";
+    /** PgBouncer's reason when a statement-pooling client opens a transaction. */
+    static final String NO_TRANSACTION_BLOCKS = "transaction blocks not allowed in statement pooling mode";
 
     private final Route route;
     private final ClientParams params;
@@ -202,15 +204,25 @@ final class Relay extends ClientSide implements StatementRouter.Owner {
     /** As PgBouncer's varcache_apply failure: the server and the client both close. */
     private void refuseParameters(ServerConnection s) {
         Log.global().error("varcache_apply failed: " + s.internalError()); // PgBouncer's line has no S- prefix
+        closeServerThenClient(INVALID_PARAMETER);
+    }
+
+    /**
+     * Closes the server under {@code reason}, then the client with {@code FATAL 08P01} in the
+     * same words: PgBouncer's order, so its log names the reason on the server's line too.
+     */
+    private void closeServerThenClient(String reason) {
+        ServerConnection s = server;
         Lease l = lease;
         server = null;
         lease = null;
         if (router != null) {
+            pins.left(); // the session's own close() finds no server and would skip this
             router.detached();
         }
         s.unlink();
-        l.discard(INVALID_PARAMETER);
-        session.fail(PgError.fatal(SqlState.PROTOCOL_VIOLATION, INVALID_PARAMETER), INVALID_PARAMETER);
+        l.discard(reason);
+        session.fail(PgError.fatal(SqlState.PROTOCOL_VIOLATION, reason), reason);
     }
 
     /** The client's messages queued while it waited go to the server now. */
@@ -252,9 +264,7 @@ final class Relay extends ClientSide implements StatementRouter.Owner {
             frame.release();
             // the statement's own reply (BEGIN) came in the same read: PgBouncer never sends it
             RunJoiner.discardPending(session.channel());
-            session.fail(PgError.fatal(SqlState.PROTOCOL_VIOLATION,
-                            "transaction blocks not allowed in statement pooling mode"),
-                    "transaction blocks not allowed in statement pooling mode");
+            closeServerThenClient(NO_TRANSACTION_BLOCKS);
             return;
         }
         if (router != null) {
@@ -384,13 +394,7 @@ final class Relay extends ClientSide implements StatementRouter.Owner {
                 || !session.context().settings().serverFastClose()) {
             return false;
         }
-        ServerConnection s = server;
-        Lease l = lease;
-        server = null;
-        lease = null;
-        s.unlink();
-        l.discard(FAST_CLOSE);
-        session.fail(PgError.fatal(SqlState.PROTOCOL_VIOLATION, FAST_CLOSE), FAST_CLOSE);
+        closeServerThenClient(FAST_CLOSE);
         return true;
     }
 

@@ -17,11 +17,13 @@ import java.time.Duration;
 import java.util.Properties;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
  * Issue 14, pins: the console lists pinned clients in Sluice's own SHOW PINNED_CLIENTS (PgBouncer's
  * tables keep their columns, prepared_statements now counted), max_pinned_servers refuses a pin
  * beyond it with an error naming the key, and a client whose state is gone goes back to sharing.
+ * A pinned client closed together with its server (server_fast_close after RECONNECT) leaves no pin.
  */
 class PinnedClientsIT {
     static PgCluster pg;
@@ -32,6 +34,7 @@ class PinnedClientsIT {
         pg = PgCluster.shared();
         sluice = SluiceFixture.start(pg, "postgres = host=127.0.0.1 port=$PGPORT pool_size=2",
                 "auth_type = trust\npool_mode = transaction\nadmin_users = postgres\nmax_pinned_servers = 1\n"
+                        + "server_fast_close = 1\n"
                         + "ignore_startup_parameters = extra_float_digits", "\"postgres\" \"\"\n");
     }
 
@@ -101,6 +104,26 @@ class PinnedClientsIT {
             assertThat(clients.lines().filter(l -> l.startsWith("C|postgres|postgres|"))
                     .anyMatch(l -> l.split("\\|")[19].equals("1"))).as(clients).isTrue();
             assertThat(console("SHOW CLIENTS").lines().findFirst().orElseThrow().split("\\|")).hasSize(21);
+        }
+    }
+
+    @Test
+    void aPinnedClientClosedWithItsServerLeavesNoPin() throws Exception {
+        try (Connection a = connect()) {
+            run(a, "LISTEN reconnected_jobs");
+            Await.until(Duration.ofSeconds(10), () -> !console("SHOW PINNED_CLIENTS").isEmpty(),
+                    "the LISTEN's pin to be listed");
+            // server_fast_close: the janitor closes the pinned client's idle server, and the client with it
+            console("RECONNECT postgres");
+            Await.until(Duration.ofSeconds(10), () -> console("SHOW PINNED_CLIENTS").isEmpty(),
+                    "the closed client's pin to go");
+            assertThatThrownBy(() -> run(a, "select 1")).hasMessageContaining("database configuration changed");
+        }
+        try (Connection b = connect()) {
+            run(b, "LISTEN next_jobs"); // max_pinned_servers = 1: refused if the old pin stayed
+            Await.until(Duration.ofSeconds(10), () -> console("SHOW PINNED_CLIENTS").endsWith("|listen=1"),
+                    "the new client's pin");
+            run(b, "UNLISTEN *");
         }
     }
 }

@@ -1,8 +1,10 @@
 package io.sluice.it;
 
+import io.sluice.testkit.Await;
 import io.sluice.testkit.PgCluster;
 import org.junit.jupiter.api.Test;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -31,7 +33,17 @@ class StatementPoolingIT {
                 c.send(RawClient.query("begin"));
                 seen.addAll(c.describeUntilClosed(4));
             }
+            Await.until(Duration.ofSeconds(10), () -> serverCloseReason(p.log()) != null, p + " logging the server's close");
+            seen.add("server closed because: " + serverCloseReason(p.log()));
             return seen;
-        }, "select: 7", "E FATAL 08P01 transaction blocks not allowed in statement pooling mode", "EOF");
+        }, "select: 7", "E FATAL 08P01 transaction blocks not allowed in statement pooling mode", "EOF",
+                "server closed because: transaction blocks not allowed in statement pooling mode");
+    }
+
+    private static String serverCloseReason(String log) {
+        String marker = "closing because: ";
+        return log.lines().filter(l -> l.contains(" S-") && l.contains(marker))
+                .map(l -> l.substring(l.indexOf(marker) + marker.length(), l.lastIndexOf(" (age=")))
+                .findFirst().orElse(null);
     }
 }

@@ -62,7 +62,7 @@ final class Relay extends ClientSide implements StatementRouter.Owner {
         this.route = route;
         this.params = params;
         this.stats = stats;
-        this.timeouts = new RelayTimeouts(session, route, timers, this::serverNotReady);
+        this.timeouts = new RelayTimeouts(session, route, timers, this::serverNotReady, this::timedOut);
         this.sync = new ParameterSync(params, this::server, this::sendPending, this::refuseParameters);
         this.checkout = new ServerCheckout(session, route.poolKey(), timeouts, this::attach);
         this.policy = new ReleasePolicy(route.mode(), route.resetAlways());
@@ -205,6 +205,15 @@ final class Relay extends ClientSide implements StatementRouter.Owner {
     private void refuseParameters(ServerConnection s) {
         Log.global().error("varcache_apply failed: " + s.internalError()); // PgBouncer's line has no S- prefix
         closeServerThenClient(INVALID_PARAMETER);
+    }
+
+    /** A client timeout ran out: a linked server closes first, under the same words (PgBouncer's janitor). */
+    private void timedOut(String reason) {
+        if (server != null) {
+            closeServerThenClient(reason);
+        } else {
+            session.fail(PgError.fatal(SqlState.PROTOCOL_VIOLATION, reason), reason);
+        }
     }
 
     /**

@@ -1,12 +1,12 @@
 package io.sluice.session;
 
 import io.sluice.proto.PgError;
-import io.sluice.proto.SqlState;
 import io.sluice.proto.codec.Encoders;
 import io.sluice.session.SessionTimers.Slot;
 
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
+import java.util.function.Consumer;
 
 /**
  * PgBouncer's client timeouts for one relayed session, each on its own {@link Slot} and each
@@ -34,6 +34,8 @@ final class RelayTimeouts {
     private final SessionTimers timers;
     /** PgBouncer's "not ready": the linked server owes an answer or is in a transaction. */
     private final BooleanSupplier serverNotReady;
+    /** Ends the session under a timeout's reason (the relay closes a linked server first). */
+    private final Consumer<String> expire;
     /** Start of the open transaction (context clock), or -1 when none is open. */
     private long transactionStart = -1;
     private boolean waitNoticeSent;
@@ -45,11 +47,13 @@ final class RelayTimeouts {
     private final Runnable onIdleTransactionTimeout = () -> expire("idle transaction timeout");
     private final Runnable onClientIdleTimeout = () -> expire("client_idle_timeout");
 
-    RelayTimeouts(ClientSession session, Route route, SessionTimers timers, BooleanSupplier serverNotReady) {
+    RelayTimeouts(ClientSession session, Route route, SessionTimers timers, BooleanSupplier serverNotReady,
+                  Consumer<String> expire) {
         this.session = session;
         this.route = route;
         this.timers = timers;
         this.serverNotReady = serverNotReady;
+        this.expire = expire;
     }
 
     long now() {
@@ -139,6 +143,6 @@ final class RelayTimeouts {
     }
 
     private void expire(String reason) {
-        session.fail(PgError.fatal(SqlState.PROTOCOL_VIOLATION, reason), reason);
+        expire.accept(reason);
     }
 }

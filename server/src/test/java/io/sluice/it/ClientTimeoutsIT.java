@@ -42,9 +42,11 @@ class ClientTimeoutsIT {
                 Await.until(Duration.ofSeconds(15), () -> p.log().contains("closing because: idle transaction timeout"),
                         p + " closing the idle transaction");
                 out.add("after idling 2 s: " + closedWith(Queries.run(c, "select 2"), "idle transaction timeout"));
+                out.add("server closed first, same reason: " + p.loggedServerClose("idle transaction timeout"));
                 return out;
             }
-        }, "begin: 1", "a 3 s query in the transaction: done", "after idling 2 s: idle transaction timeout");
+        }, "begin: 1", "a 3 s query in the transaction: done", "after idling 2 s: idle transaction timeout",
+                "server closed first, same reason: true");
     }
 
     /**
@@ -65,10 +67,11 @@ class ClientTimeoutsIT {
                         p + " closing the transaction left idle");
                 out.add("after idling 2 s: " + closedWith(Queries.run(c, "select 3"), "query timeout"));
                 out.add("idle transaction timeout logged: " + p.log().contains("idle transaction timeout"));
+                out.add("server closed first, same reason: " + p.loggedServerClose("query timeout"));
                 return out;
             }
         }, "outside a transaction: 1", "in a transaction: 2", "after idling 2 s: query timeout",
-                "idle transaction timeout logged: false");
+                "idle transaction timeout logged: false", "server closed first, same reason: true");
     }
 
     /** {@code reason} when the answer carries it, else "connection closed" for another error, else the answer. */

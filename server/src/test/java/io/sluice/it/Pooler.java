@@ -63,6 +63,12 @@ final class Pooler implements AutoCloseable {
         return ops.log().get();
     }
 
+    /** True when the log has a server's (S-) line "closing because: {@code reason} (age=...)". */
+    boolean loggedServerClose(String reason) {
+        String words = "closing because: " + reason + " (age=";
+        return log().lines().anyMatch(l -> l.contains(" S-") && l.contains(words));
+    }
+
     /** True once the process has exited (waits at most {@code timeout}). */
     boolean exited(Duration timeout) {
         return ops.waitFor().test(timeout);

@@ -200,7 +200,8 @@ final class ClientLogin {
         }
         RouteLookup.Pooled pooled = (RouteLookup.Pooled) lookup;
         if (pooled.newAutoDatabase()) {
-            session.log("registered new auto-database: " + database);
+            // PgBouncer registers it before the client has a pool or a user: "(nodb)/(nouser)"
+            session.logWithoutUser("registered new auto-database: " + database);
         }
         Route route = pooled.route();
         if (overClientLimits(database, route.maxDbClientConnections(), route.maxUserClientConnections())) {

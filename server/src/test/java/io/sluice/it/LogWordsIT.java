@@ -109,7 +109,7 @@ class LogWordsIT {
                     assertThat(c.queryOne("select current_database()")).isEqualTo("template1");
                 }
             }
-            Matcher m = Pattern.compile("registered new auto-database: (db=)?template1").matcher(p.log());
+            Matcher m = Pattern.compile("\\(nodb\\)/\\(nouser\\)@[^ ]+ registered new auto-database: (db=)?template1").matcher(p.log());
             int count = 0;
             while (m.find()) {
                 count++;

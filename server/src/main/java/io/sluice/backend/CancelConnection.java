@@ -15,6 +15,7 @@ import io.sluice.proto.codec.Encoders;
 import java.net.InetSocketAddress;
 import java.net.SocketAddress;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
 
 /**
  * One CancelRequest on a connection of its own, to PostgreSQL or to a peer pooler: connect, send
@@ -29,11 +30,11 @@ final class CancelConnection {
     }
 
     /**
-     * Sends {@code (pid, secret)} to {@code address}; {@code connected} runs once the connection is
-     * up, {@code finish} once when it has closed, failed, or outlived {@code timeoutNanos}.
+     * Sends {@code (pid, secret)} to {@code address}; {@code connected} runs with the channel once the
+     * connection is up, {@code finish} once when it has closed, failed, or outlived {@code timeoutNanos}.
      */
     static void send(EventLoop loop, Transport transport, SocketAddress address, long timeoutNanos, int pid,
-                     int secret, Runnable connected, Runnable finish) {
+                     int secret, Consumer<Channel> connected, Runnable finish) {
         Runnable once = new Runnable() {
             private boolean ran;
 
@@ -71,8 +72,8 @@ final class CancelConnection {
                         once.run();
                         return;
                     }
-                    connected.run();
                     Channel ch = f.channel();
+                    connected.accept(ch);
                     ch.writeAndFlush(Encoders.cancelRequest(ch.alloc(), pid, secret));
                     // the other side closes at once; a stuck one must not hold anything back for ever
                     var stuck = loop.schedule(() -> {

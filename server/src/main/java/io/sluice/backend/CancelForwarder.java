@@ -2,9 +2,12 @@ package io.sluice.backend;
 
 import io.netty.channel.EventLoop;
 import io.netty.channel.unix.DomainSocketAddress;
+import io.sluice.log.Log;
+import io.sluice.net.Endpoint;
 import io.sluice.net.Transport;
 import io.sluice.pool.PoolKey;
 import io.sluice.proto.BackendMessage;
+import io.sluice.util.SocketIds;
 
 import java.net.InetSocketAddress;
 import java.net.SocketAddress;
@@ -12,6 +15,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.BooleanSupplier;
 
 /**
  * Sends a CancelRequest for a server's backend on a new connection to that server, as
@@ -23,9 +27,13 @@ import java.util.Map;
  * such a server back (PgBouncer's sv_being_canceled). Event loop only.
  */
 public final class CancelForwarder implements Cancels {
+    /** PgBouncer's reason for a cancel's server and client once PostgreSQL has taken the request. */
+    public static final String SENT = "successfully sent cancel request";
+
     private final EventLoop loop;
     private final Transport transport;
     private final String defaultSocketDir;
+    private final BooleanSupplier logConnections;
     /** Cancels in flight, and what waits for them to end, per target server. */
     private final Map<ServerConnection, InFlight> inFlight = new HashMap<>();
 
@@ -34,10 +42,11 @@ public final class CancelForwarder implements Cancels {
         final List<Runnable> then = new ArrayList<>();
     }
 
-    public CancelForwarder(EventLoop loop, Transport transport, String defaultSocketDir) {
+    public CancelForwarder(EventLoop loop, Transport transport, String defaultSocketDir, BooleanSupplier logConnections) {
         this.loop = loop;
         this.transport = transport;
         this.defaultSocketDir = defaultSocketDir;
+        this.logConnections = logConnections;
     }
 
     /** Forwards a cancel for {@code server}'s backend; {@code done} runs once it is complete or failed. */
@@ -53,8 +62,23 @@ public final class CancelForwarder implements Cancels {
         SocketAddress address = t.unixSocket()
                 ? new DomainSocketAddress(t.socketPath(defaultSocketDir))
                 : new InetSocketAddress(t.host(), t.port());
+        // the cancel's connection is a server of the pool for PgBouncer: its lines carry an S- prefix
+        long id = SocketIds.next();
+        long started = System.currentTimeMillis();
+        Endpoint at = new Endpoint(t.unixSocket() ? "unix" : t.host(), t.port());
+        boolean[] up = {false};
         CancelConnection.send(loop, transport, address, t.connectTimeoutNanos(), key.processId(), key.secretKey(),
-                () -> { }, () -> {
+                ch -> {
+                    up[0] = true;
+                    if (logConnections.getAsBoolean()) {
+                        Endpoint local = Endpoint.of(ch.localAddress(), 0);
+                        Log.global().server(id, server.database(), server.user(), at.address(), at.port(),
+                                "new connection to server (from " + local.address() + ":" + local.port() + ")");
+                    }
+                }, () -> {
+                    Log.global().server(id, server.database(), server.user(), at.address(), at.port(),
+                            "closing because: " + (up[0] ? SENT : "connect failed")
+                                    + " (age=" + (System.currentTimeMillis() - started) / 1000 + "s)");
                     ended(server);
                     done.run();
                 });

@@ -67,7 +67,7 @@ public final class PeerForwarder implements PeerCancels {
         pool.waiting.add(() -> {
             pool.login++;
             boolean[] up = {false};
-            CancelConnection.send(loop, transport, address, TIMEOUT_NANOS, pid, secret, () -> {
+            CancelConnection.send(loop, transport, address, TIMEOUT_NANOS, pid, secret, ch -> {
                 up[0] = true;
                 pool.login--;
                 pool.active++;

@@ -125,7 +125,7 @@ public final class SluiceServer implements SessionContext {
         this.scheduler = new EventLoopScheduler(loop);
         this.pools = new PoolRegistry(key -> routing.poolSettings(key), hosts.tracking(connector), poolEvents,
                 Clock.SYSTEM, scheduler, Randomness.threadLocal());
-        this.cancels = new CancelForwarder(loop, transport, socketDir);
+        this.cancels = new CancelForwarder(loop, transport, socketDir, () -> sessionSettings.logConnections());
         this.peers = new PeerForwarder(loop, transport, () -> routing.config());
     }
 

@@ -1,5 +1,6 @@
 package io.sluice.session;
 
+import io.sluice.backend.CancelForwarder;
 import io.sluice.backend.PeerCancels;
 import io.sluice.proto.StartupPacket;
 
@@ -31,7 +32,11 @@ final class CancelRequests {
             session.close("failed cancel request");
         } else if (target.isConsole()) {
             session.close("cancel request for console client");
-        } else if (!target.cancelRequested(secret, () -> session.channel().close())) {
+        } else if (!target.cancelRequested(secret, () -> {
+            // a forwarded request is in its target's pool for PgBouncer: that database, no user
+            session.identify(target.database(), "");
+            session.close(CancelForwarder.SENT);
+        })) {
             session.close("cancel request for idle client");
         }
     }

@@ -333,6 +333,41 @@ class LogWordsIT {
     }
 
     /**
+     * A cancel forwarded to PostgreSQL: its own server connection is logged as a server of the
+     * pool, opened and then closed with "successfully sent cancel request", and the request's
+     * client closes with the same words under the pool's database and no user.
+     */
+    @Test
+    void aForwardedCancelLogsItsServerAndItsRequest() throws Exception {
+        PgCluster pg = PgCluster.shared();
+        Map<String, List<String>> seen = new LinkedHashMap<>();
+        onBoth("postgres = host=127.0.0.1 port=" + pg.port(), "auth_type = trust", USERS, p -> {
+            try (RawClient c = new RawClient(p.port())) {
+                c.send(RawClient.startup(Map.of("user", "postgres", "database", "postgres")));
+                assertThat(c.readUntilReadyOrError()).isNull();
+                c.send(RawClient.query("select pg_sleep(30)"));
+                Await.until(Duration.ofSeconds(10), () -> !pg.query(
+                        "select 1 from pg_stat_activity where query = 'select pg_sleep(30)'").isEmpty(), "the query running");
+                try (RawClient cancel = new RawClient(p.port())) {
+                    cancel.send(RawClient.cancelRequest(c.backendPid, c.backendSecret));
+                    assertThat(cancel.closedByServer()).isTrue();
+                }
+                assertThat(c.readUntilReadyOrError()).containsEntry('C', "57014");
+            }
+            Await.until(Duration.ofSeconds(10), () -> p.log().contains("(nouser)@127.0.0.1"), p.name() + " logging the request");
+            seen.put(p.name().startsWith("Sluice") ? "Sluice" : "PgBouncer", p.log().lines()
+                    .filter(l -> l.matches(".*(new connection to server|successfully sent cancel request).*"))
+                    .map(LogWordsIT::normal)
+                    .toList());
+        });
+        sameLines("a forwarded cancel", seen,
+                "LOG X: postgres/postgres@127.0.0.1:PORT new connection to server (from 127.0.0.1:PORT)",
+                "LOG X: postgres/postgres@127.0.0.1:PORT new connection to server (from 127.0.0.1:PORT)",
+                "LOG X: postgres/postgres@127.0.0.1:PORT closing because: successfully sent cancel request (age=Ns)",
+                "LOG X: postgres/(nouser)@127.0.0.1:PORT closing because: successfully sent cancel request (age=Ns)");
+    }
+
+    /**
      * SCRAM failures are logged as an ERROR with their cause before "closing because" (an MD5
      * secret, a wrong proof, an unknown user's mock exchange), and a client that hangs up while
      * asked for its password (psql before it prompts, a monitoring probe) logs nothing.

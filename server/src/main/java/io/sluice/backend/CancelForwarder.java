@@ -15,7 +15,6 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.function.BooleanSupplier;
 
 /**
  * Sends a CancelRequest for a server's backend on a new connection to that server, as
@@ -33,7 +32,7 @@ public final class CancelForwarder implements Cancels {
     private final EventLoop loop;
     private final Transport transport;
     private final String defaultSocketDir;
-    private final BooleanSupplier logConnections;
+    private final ConnectionLogging logging;
     /** Cancels in flight, and what waits for them to end, per target server. */
     private final Map<ServerConnection, InFlight> inFlight = new HashMap<>();
 
@@ -42,11 +41,11 @@ public final class CancelForwarder implements Cancels {
         final List<Runnable> then = new ArrayList<>();
     }
 
-    public CancelForwarder(EventLoop loop, Transport transport, String defaultSocketDir, BooleanSupplier logConnections) {
+    public CancelForwarder(EventLoop loop, Transport transport, String defaultSocketDir, ConnectionLogging logging) {
         this.loop = loop;
         this.transport = transport;
         this.defaultSocketDir = defaultSocketDir;
-        this.logConnections = logConnections;
+        this.logging = logging;
     }
 
     /** Forwards a cancel for {@code server}'s backend; {@code done} runs once it is complete or failed. */
@@ -70,15 +69,17 @@ public final class CancelForwarder implements Cancels {
         CancelConnection.send(loop, transport, address, t.connectTimeoutNanos(), key.processId(), key.secretKey(),
                 ch -> {
                     up[0] = true;
-                    if (logConnections.getAsBoolean()) {
+                    if (logging.connections().getAsBoolean()) {
                         Endpoint local = Endpoint.of(ch.localAddress(), 0);
                         Log.global().server(id, server.database(), server.user(), at.address(), at.port(),
                                 "new connection to server (from " + local.address() + ":" + local.port() + ")");
                     }
                 }, () -> {
-                    Log.global().server(id, server.database(), server.user(), at.address(), at.port(),
-                            "closing because: " + (up[0] ? SENT : "connect failed")
-                                    + " (age=" + (System.currentTimeMillis() - started) / 1000 + "s)");
+                    if (logging.disconnections().getAsBoolean()) {
+                        Log.global().server(id, server.database(), server.user(), at.address(), at.port(),
+                                "closing because: " + (up[0] ? SENT : "connect failed")
+                                        + " (age=" + (System.currentTimeMillis() - started) / 1000 + "s)");
+                    }
                     ended(server);
                     done.run();
                 });

@@ -24,7 +24,6 @@ import java.net.SocketAddress;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
-import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
 import java.util.function.Function;
 import java.util.function.Supplier;
@@ -43,17 +42,17 @@ public final class NettyServerConnector implements ServerConnector {
     private final String defaultSocketDir;
     private final Consumer<ServerConnection> onCreated;
     private final Supplier<ServerTls> tls;
-    private final BooleanSupplier logConnections;
+    private final ConnectionLogging logging;
     private final Supplier<TcpTuning> tcpTuning;
 
     /**
      * @param tls            the server_tls_* setup new connections use (RELOAD swaps it)
-     * @param logConnections log_connections: "SSL established" is a LOG line then, else NOISE
+     * @param logging        log_connections ("SSL established" is a LOG line then, else NOISE) and log_disconnections
      * @param tcpTuning      tcp_keepalive, tcp_keep*, tcp_user_timeout, tcp_socket_buffer for new TCP connections
      */
     public NettyServerConnector(EventLoop loop, Transport transport, Function<PoolKey, BackendTarget> targets,
                                 String defaultSocketDir, Consumer<ServerConnection> onCreated,
-                                Supplier<ServerTls> tls, BooleanSupplier logConnections,
+                                Supplier<ServerTls> tls, ConnectionLogging logging,
                                 Supplier<TcpTuning> tcpTuning, FairReads fairReads) {
         this.loop = loop;
         this.fairReads = fairReads;
@@ -62,7 +61,7 @@ public final class NettyServerConnector implements ServerConnector {
         this.defaultSocketDir = defaultSocketDir;
         this.onCreated = onCreated;
         this.tls = tls;
-        this.logConnections = logConnections;
+        this.logging = logging;
         this.tcpTuning = tcpTuning;
     }
 
@@ -126,11 +125,11 @@ public final class NettyServerConnector implements ServerConnector {
                     protected void initChannel(Channel ch) {
                         tuning.apply(ch); // a unix socket is left alone
                         fairReads.apply(ch);
-                        ServerConnection conn = new ServerConnection(ch, target, key.database(), login);
+                        ServerConnection conn = new ServerConnection(ch, target, key.database(), login, logging.disconnections());
                         ServerDebug.launching(conn, target);
                         if (negotiateTls) {
                             ch.pipeline().addLast(ServerTlsNegotiation.NAME, new ServerTlsNegotiation(serverTls, conn,
-                                    login, logConnections.getAsBoolean()));
+                                    login, logging.connections().getAsBoolean()));
                         }
                         ch.pipeline().addLast("frames", new FrameDecoder(Integer.MAX_VALUE, "Dd"));
                         ch.pipeline().addLast(RunJoiner.NAME, new RunJoiner());

@@ -19,6 +19,7 @@ import io.sluice.util.SocketIds;
 
 import java.util.HashMap;
 import java.util.Map;
+import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
 import java.util.function.IntConsumer;
 
@@ -47,10 +48,13 @@ public final class ServerConnection extends ChannelInboundHandlerAdapter impleme
     private long requestTimeMillis;
     private boolean retired;
     private String clientApplicationName = "";
+    private final BooleanSupplier logDisconnections;
     private Object sessionState; // the session layer's, opaque here: statements it prepared, settings
 
-    public ServerConnection(Channel channel, BackendTarget target, String database, ServerLogin login) {
+    public ServerConnection(Channel channel, BackendTarget target, String database, ServerLogin login,
+                            BooleanSupplier logDisconnections) {
         this.channel = channel;
+        this.logDisconnections = logDisconnections;
         this.relayVoid = RunJoiner.relayedWrites(channel);
         this.target = target;
         this.database = database;
@@ -282,6 +286,13 @@ public final class ServerConnection extends ChannelInboundHandlerAdapter impleme
         Log.global().server(level, id, database, user(), remote().address(), remote().port(), message);
     }
 
+    /** PgBouncer's "closing because" line, written only while log_disconnections is on. */
+    private void logClosing(String reason) {
+        if (logDisconnections.getAsBoolean()) {
+            log(Level.LOG, "closing because: " + reason + " (age=" + (System.currentTimeMillis() - connectTimeMillis) / 1000 + "s)");
+        }
+    }
+
     @Override
     public void close(String reason) {
         if (state == State.CLOSED) {
@@ -289,8 +300,7 @@ public final class ServerConnection extends ChannelInboundHandlerAdapter impleme
         }
         boolean wasLogin = state == State.LOGIN;
         state = State.CLOSED;
-        Log.global().server(id, database, user(), remote().address(), remote().port(), "closing because: " + reason
-                + " (age=" + ((System.currentTimeMillis() - connectTimeMillis) / 1000) + "s)");
+        logClosing(reason);
         if (channel.isActive()) {
             if (!wasLogin) {
                 channel.writeAndFlush(Encoders.terminate(channel.alloc()));
@@ -424,9 +434,7 @@ public final class ServerConnection extends ChannelInboundHandlerAdapter impleme
         if (state != State.CLOSED) {
             State was = state;
             state = State.CLOSED;
-            Log.global().server(id, database, user(), remote().address(), remote().port(), "closing because: "
-                    + (was == State.LOGIN ? "connect failed" : "server conn crashed?")
-                    + " (age=" + ((System.currentTimeMillis() - connectTimeMillis) / 1000) + "s)");
+            logClosing(was == State.LOGIN ? "connect failed" : "server conn crashed?");
             failPending("server conn crashed?");
         }
     }

@@ -7,6 +7,7 @@ import io.netty.channel.group.ChannelGroup;
 import io.netty.channel.group.DefaultChannelGroup;
 import io.sluice.auth.UserLookup;
 import io.sluice.backend.CancelForwarder;
+import io.sluice.backend.ConnectionLogging;
 import io.sluice.backend.PeerForwarder;
 import io.sluice.backend.NettyServerConnector;
 import io.sluice.backend.ScramKeyCache;
@@ -115,17 +116,19 @@ public final class SluiceServer implements SessionContext {
         this.loop = group.next();
         this.open = new DefaultChannelGroup("connections", loop);
         String socketDir = config.unixSocketDir();
+        var logging = new ConnectionLogging(() -> sessionSettings.logConnections(),
+                () -> sessionSettings.logDisconnections());
         this.hosts = new HostRouting(() -> routing, scramKeys, authLookups::queriedSecret);
         this.listeners = new Listeners(group, transport, Log.global()::error, Log.global()::info);
         this.connector = new NettyServerConnector(loop, transport, hosts::next, socketDir, this::serverCreated,
-                tls::server, () -> sessionSettings.logConnections(), this::tcpTuning, listeners.fairReads());
+                tls::server, logging, this::tcpTuning, listeners.fairReads());
         this.dedicated = new DedicatedServers(connector, poolEvents);
         this.replicas = new ReplicaChecking(this, connector, hosts);
         hosts.serviceCheck(replicas::inService);
         this.scheduler = new EventLoopScheduler(loop);
         this.pools = new PoolRegistry(key -> routing.poolSettings(key), hosts.tracking(connector), poolEvents,
                 Clock.SYSTEM, scheduler, Randomness.threadLocal());
-        this.cancels = new CancelForwarder(loop, transport, socketDir, () -> sessionSettings.logConnections());
+        this.cancels = new CancelForwarder(loop, transport, socketDir, logging);
         this.peers = new PeerForwarder(loop, transport, () -> routing.config());
     }
 

@@ -368,6 +368,31 @@ class LogWordsIT {
     }
 
     /**
+     * With log_connections and log_disconnections off, no connection line is written, for
+     * servers either: not for one closed by query_timeout or by KILL.
+     */
+    @Test
+    void connectionLinesFollowTheirSwitchesForServersToo() throws Exception {
+        PgCluster pg = PgCluster.shared();
+        Map<String, List<String>> seen = new LinkedHashMap<>();
+        onBoth("postgres = host=127.0.0.1 port=" + pg.port(),
+                "auth_type = trust\nadmin_users = postgres\nlog_connections = 0\nlog_disconnections = 0\nquery_timeout = 1",
+                USERS, p -> {
+                    psql(p, "postgres", "postgres", null, "select pg_sleep(3)");
+                    psql(p, "postgres", "postgres", null, "select 1");
+                    psql(p, "pgbouncer", "postgres", null, "KILL postgres");
+                    psql(p, "pgbouncer", "postgres", null, "RESUME postgres");
+                    Await.until(Duration.ofSeconds(10), () -> p.log().contains("pooler error: query timeout")
+                            && p.log().contains("RESUME"), p.name() + " logging the timeout and the console");
+                    seen.put(p.name().startsWith("Sluice") ? "Sluice" : "PgBouncer", p.log().lines()
+                            .filter(l -> l.matches(".*(login attempt|new connection to server|closing because).*"))
+                            .map(LogWordsIT::normal)
+                            .toList());
+                });
+        sameLines("connection lines switched off", seen);
+    }
+
+    /**
      * SCRAM failures are logged as an ERROR with their cause before "closing because" (an MD5
      * secret, a wrong proof, an unknown user's mock exchange), and a client that hangs up while
      * asked for its password (psql before it prompts, a monitoring probe) logs nothing.

@@ -9,6 +9,7 @@ import io.sluice.auth.UserLookup;
 import io.sluice.backend.BackendCredentials;
 import io.sluice.backend.BackendTarget;
 import io.sluice.backend.Cancels;
+import io.sluice.backend.ConnectionLogging;
 import io.sluice.backend.ServerConnection;
 import io.sluice.backend.ServerLogin;
 import io.sluice.config.PoolMode;
@@ -119,7 +120,8 @@ class SessionHarness implements SessionContext, Cancels {
         for (int i = 0; i < config.servers; i++) {
             EmbeddedChannel ch = new EmbeddedChannel();
             ServerConnection s = new ServerConnection(ch, target, "db", new ServerLogin(BackendCredentials.none("u"),
-                    c -> { }, (x, m) -> { throw new AssertionError(m); }, (x, m) -> { throw new AssertionError(m); }));
+                    c -> { }, (x, m) -> { throw new AssertionError(m); }, (x, m) -> { throw new AssertionError(m); }),
+                    ConnectionLogging.DEFAULTS.disconnections());
             ch.pipeline().addLast(new FrameDecoder(1 << 30, "Dd"), s);
             ch.writeInbound(concat(Encoders.authentication(ALLOC, 0, new byte[0]),
                     Encoders.readyForQuery(ALLOC, TransactionStatus.IDLE)));

@@ -14,6 +14,8 @@ public final class ConfigException extends FileLineException {
 
     /** For an unknown key: the line PgBouncer's parser adds, {@code invalid value "v" for parameter k}. */
     private final String rejectedValue;
+    /** The logfile the lines before this error had set, or null: where PgBouncer's parser logs it. */
+    private String logfile;
 
     /** An error at {@code file:line}. */
     public ConfigException(String file, int line, String what) {
@@ -30,6 +32,19 @@ public final class ConfigException extends FileLineException {
     public ConfigException(String what) {
         super(what);
         this.rejectedValue = null;
+    }
+
+    /** Records the logfile set before the error (empty means none); the first one recorded stays. */
+    ConfigException afterLogfile(String value) {
+        if (logfile == null && value != null && !value.isEmpty()) {
+            logfile = value;
+        }
+        return this;
+    }
+
+    /** The logfile set before the error, or null: PgBouncer writes its error lines there too. */
+    public String logfile() {
+        return logfile;
     }
 
     /**

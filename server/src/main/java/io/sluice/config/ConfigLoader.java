@@ -88,76 +88,81 @@ public final class ConfigLoader {
     static ConfigSnapshot build(Path file, Path workingDir, List<IniLine> lines)
             throws ConfigException {
         Settings settings = Settings.defaults().with(ConfigKeys.get("conffile"), file.toString());
-        Map<String, IniLine> keyLines = new LinkedHashMap<>();
-        List<String> warnings = new ArrayList<>();
-        Map<String, DatabaseEntry> databases = new LinkedHashMap<>();
-        DatabaseEntry fallback = null;
-        Map<String, UserEntry> users = new LinkedHashMap<>();
-        Map<Integer, PeerEntry> peers = new LinkedHashMap<>();
-        String section = null;
-        boolean sawMain = false;
-        for (IniLine l : lines) {
-            if (l.isSection()) {
-                section = l.name().toLowerCase(Locale.ROOT);
-                switch (section) {
-                    case "pgbouncer" -> sawMain = true;
-                    case "databases", "users", "peers" -> { }
-                    default -> throw error(l, "invalid section \"" + l.name() + "\"");
-                }
-                continue;
-            }
-            if (section == null) {
-                throw error(l, "value without section: " + l.name());
-            }
-            try {
-                switch (section) {
-                    case "pgbouncer" -> {
-                        ConfigKey k = ConfigKeys.find(l.name()).orElseThrow(() -> new ConfigException(l.file(), l.line(),
-                                "unknown parameter: pgbouncer/" + l.name(),
-                                "invalid value \"" + l.value() + "\" for parameter " + l.name()));
-                        Object v = Settings.parse(k, l.value());
-                        settings = settings.with(k, v);
-                        keyLines.putIfAbsent(k.name(), l);
-                        SupportRules.warn(k, v).ifPresent(w -> warnings.add(place(l) + w));
+        try {
+            Map<String, IniLine> keyLines = new LinkedHashMap<>();
+            List<String> warnings = new ArrayList<>();
+            Map<String, DatabaseEntry> databases = new LinkedHashMap<>();
+            DatabaseEntry fallback = null;
+            Map<String, UserEntry> users = new LinkedHashMap<>();
+            Map<Integer, PeerEntry> peers = new LinkedHashMap<>();
+            String section = null;
+            boolean sawMain = false;
+            for (IniLine l : lines) {
+                if (l.isSection()) {
+                    section = l.name().toLowerCase(Locale.ROOT);
+                    switch (section) {
+                        case "pgbouncer" -> sawMain = true;
+                        case "databases", "users", "peers" -> { }
+                        default -> throw error(l, "invalid section \"" + l.name() + "\"");
                     }
-                    case "databases" -> {
-                        DatabaseEntry e = EntryParsers.database(l.name(), l.value());
-                        if (e.name().equals(DatabaseEntry.FALLBACK)) {
-                            fallback = e;
-                        } else {
-                            databases.put(e.name(), e);
+                    continue;
+                }
+                if (section == null) {
+                    throw error(l, "value without section: " + l.name());
+                }
+                try {
+                    switch (section) {
+                        case "pgbouncer" -> {
+                            ConfigKey k = ConfigKeys.find(l.name()).orElseThrow(() -> new ConfigException(l.file(), l.line(),
+                                    "unknown parameter: pgbouncer/" + l.name(),
+                                    "invalid value \"" + l.value() + "\" for parameter " + l.name()));
+                            Object v = Settings.parse(k, l.value());
+                            settings = settings.with(k, v);
+                            keyLines.putIfAbsent(k.name(), l);
+                            SupportRules.warn(k, v).ifPresent(w -> warnings.add(place(l) + w));
+                        }
+                        case "databases" -> {
+                            DatabaseEntry e = EntryParsers.database(l.name(), l.value());
+                            if (e.name().equals(DatabaseEntry.FALLBACK)) {
+                                fallback = e;
+                            } else {
+                                databases.put(e.name(), e);
+                            }
+                        }
+                        case "users" -> {
+                            UserEntry u = EntryParsers.user(l.name(), l.value());
+                            users.put(u.name(), u);
+                        }
+                        default -> {
+                            PeerEntry p = EntryParsers.peer(l.name(), l.value());
+                            peers.put(p.peerId(), p);
                         }
                     }
-                    case "users" -> {
-                        UserEntry u = EntryParsers.user(l.name(), l.value());
-                        users.put(u.name(), u);
-                    }
-                    default -> {
-                        PeerEntry p = EntryParsers.peer(l.name(), l.value());
-                        peers.put(p.peerId(), p);
-                    }
+                } catch (IllegalArgumentException e) {
+                    // PgBouncer logs the entry parser's reason, then the line's value as an invalid one
+                    throw section.equals("pgbouncer") ? error(l, e.getMessage()) : new ConfigException(l.file(), l.line(),
+                            e.getMessage(), "invalid value \"" + l.value() + "\" for parameter " + l.name());
                 }
-            } catch (IllegalArgumentException e) {
-                // PgBouncer logs the entry parser's reason, then the line's value as an invalid one
-                throw section.equals("pgbouncer") ? error(l, e.getMessage()) : new ConfigException(l.file(), l.line(),
-                        e.getMessage(), "invalid value \"" + l.value() + "\" for parameter " + l.name());
             }
-        }
-        if (!sawMain) {
-            throw new ConfigException(file.toString(), 0, "main section missing from config file");
-        }
-        for (Map.Entry<String, IniLine> e : keyLines.entrySet()) {
-            if (!ConfigKeys.get(e.getKey()).supported()) {
-                warnings.add(place(e.getValue()) + "parameter " + e.getKey()
-                        + " is accepted but not acted on by Sluice yet");
+            if (!sawMain) {
+                throw new ConfigException(file.toString(), 0, "main section missing from config file");
             }
+            for (Map.Entry<String, IniLine> e : keyLines.entrySet()) {
+                if (!ConfigKeys.get(e.getKey()).supported()) {
+                    warnings.add(place(e.getValue()) + "parameter " + e.getKey()
+                            + " is accepted but not acted on by Sluice yet");
+                }
+            }
+            checkCombinations(file, settings, warnings);
+            Optional<AuthFile> authFile = readAuthFile(settings, workingDir, keyLines.get("auth_file"));
+            IniLine hbaLine = keyLines.getOrDefault("auth_hba_file", keyLines.get("auth_type"));
+            Optional<HbaRules> hba = readHba(settings, workingDir, hbaLine, keyLines.get("auth_ident_file"));
+            return new ConfigSnapshot(file, workingDir, settings, databases, Optional.ofNullable(fallback),
+                    users, peers, authFile, hba, warnings);
+        } catch (ConfigException e) {
+            // PgBouncer logs into the logfile a line before the bad one named: the caller may too
+            throw e.afterLogfile(settings.string("logfile"));
         }
-        checkCombinations(file, settings, warnings);
-        Optional<AuthFile> authFile = readAuthFile(settings, workingDir, keyLines.get("auth_file"));
-        IniLine hbaLine = keyLines.getOrDefault("auth_hba_file", keyLines.get("auth_type"));
-        Optional<HbaRules> hba = readHba(settings, workingDir, hbaLine, keyLines.get("auth_ident_file"));
-        return new ConfigSnapshot(file, workingDir, settings, databases, Optional.ofNullable(fallback),
-                users, peers, authFile, hba, warnings);
     }
 
     /** Warnings about settings that are valid alone but work badly together (pressure.md). */

@@ -130,6 +130,13 @@ public final class Main {
             }
             return serve(opts, dc);
         } catch (FatalError e) {
+            if (e.logfile() != null && log.logfile() == null) {
+                try {
+                    log.reopen(e.logfile());
+                } catch (IOException ignored) {
+                    // stderr still has the lines, unless -q
+                }
+            }
             e.errors().forEach(log::error);
             log.fatal(e.getMessage());
             return 1;

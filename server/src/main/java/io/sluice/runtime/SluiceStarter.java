@@ -21,7 +21,7 @@ public final class SluiceStarter implements ServerStarter {
         try {
             snapshot = ConfigLoader.load(config);
         } catch (ConfigException e) {
-            throw new FatalError("cannot load config file", e.logLines(), e);
+            throw FatalError.configNotLoaded(e);
         }
         return start(snapshot, options);
     }

@@ -20,7 +20,7 @@ public final class SnapshotDaemonConfig implements Function<Path, DaemonConfig> 
         try {
             snapshot = ConfigLoader.load(config);
         } catch (ConfigException e) {
-            throw new FatalError("cannot load config file", e.logLines(), e);
+            throw FatalError.configNotLoaded(e);
         }
         var s = snapshot.settings();
         return new DaemonConfig(path(s.string("pidfile")), path(s.string("logfile")), s.flag("syslog"));

@@ -242,6 +242,52 @@ class LogWordsIT {
                 "FATAL cannot load config file", "exit 1");
     }
 
+    /**
+     * Started quietly (-q, or -d with stderr gone), a config that does not load is told in the
+     * logfile that the lines before the bad one had named, as PgBouncer writes it there; a logfile
+     * named only after the bad line is never opened.
+     */
+    @Test
+    void aConfigFileThatDoesNotLoadIsLoggedToTheLogfileItHadNamed() throws Exception {
+        Path dir = io.sluice.testkit.ScratchDir.create("badini-log");
+        java.nio.file.Files.setPosixFilePermissions(dir, java.nio.file.attribute.PosixFilePermissions.fromString("rwxrwxrwx"));
+        Map<String, List<String>> seen = new LinkedHashMap<>();
+        try {
+            for (String who : List.of("Sluice", "PgBouncer")) {
+                if (who.equals("PgBouncer") && !PgBouncerProcess.available()) {
+                    continue;
+                }
+                Path before = dir.resolve(who + "-before.log");
+                Path after = dir.resolve(who + "-after.log");
+                Path ini = dir.resolve(who + ".ini");
+                java.nio.file.Files.writeString(ini, "[databases]\n[pgbouncer]\nlisten_port = 1\nlogfile = " + before
+                        + "\ndefault_pool_size = abc\nlogfile = " + after + "\n");
+                java.nio.file.Files.setPosixFilePermissions(ini, java.nio.file.attribute.PosixFilePermissions.fromString("rw-r--r--"));
+                ProcessResult r = who.equals("Sluice")
+                        ? io.sluice.testkit.ProcessRunner.of("/bin/sh", Path.of("src/main/dist/bin/sluice").toAbsolutePath().toString(),
+                                "-q", ini.toString()).env("SLUICE_JAR", JAR.toAbsolutePath().toString())
+                                .env("JAVA_OPTS", "-Xmx64m -XX:+UseSerialGC").asServiceUser().run()
+                        : io.sluice.testkit.ProcessRunner.of(PgBouncerProcess.binary().toString(), "-q", ini.toString())
+                                .asServiceUser().run();
+                List<String> lines = new java.util.ArrayList<>(java.nio.file.Files.exists(before)
+                        ? java.nio.file.Files.readAllLines(before).stream()
+                                .map(l -> l.replaceAll("^.*?\\b(ERROR|FATAL) ", "$1 ").replace(dir + "/", "")).toList()
+                        : List.of("no logfile"));
+                lines.add("exit " + r.exitCode());
+                lines.add("stderr: " + r.stderr().strip());
+                lines.add("later logfile opened: " + java.nio.file.Files.exists(after));
+                seen.put(who, lines);
+            }
+        } finally {
+            io.sluice.testkit.ScratchDir.delete(dir);
+        }
+        // the file name differs per pooler: compare from the message on
+        seen.replaceAll((who, lines) -> lines.stream().map(l -> l.replace(who + ".ini", "x.ini")).toList());
+        sameLines("a config that does not load, -q", seen,
+                "ERROR invalid value \"abc\" for parameter default_pool_size in configuration (x.ini:5)",
+                "FATAL cannot load config file", "exit 1", "stderr: ", "later logfile opened: false");
+    }
+
     /** A run's ERROR and FATAL lines without time and pid, the ini's directory left out, and its exit code. */
     private static List<String> errorLines(ProcessResult r, Path ini) {
         List<String> out = new java.util.ArrayList<>(r.stderr().lines().filter(l -> l.matches(".*\\b(ERROR|FATAL) .*"))

@@ -110,7 +110,8 @@ public final class SluiceServer implements SessionContext {
         try {
             this.tls = Tls.load(config.settings(), config.authType());
         } catch (TlsSetupException e) {
-            throw new FatalError(e.getMessage() + "\nTLS setup failed");
+            // PgBouncer: the reason as an ERROR line, then die("TLS setup failed")
+            throw new FatalError("TLS setup failed", java.util.List.of(e.getMessage()), e);
         }
         this.group = transport.newGroup(1);
         this.loop = group.next();

@@ -199,6 +199,7 @@ class LogWordsIT {
     /**
      * A config file that does not load: the parser's ERROR lines in PgBouncer's words (the place
      * as "in configuration (file:line)"), then "FATAL cannot load config file", and exit code 1.
+     * One that loads but cannot set TLS up: the reason as an ERROR, then "FATAL TLS setup failed".
      */
     @Test
     void aConfigFileThatDoesNotLoadIsReportedInPgBouncersWords() throws Exception {
@@ -208,6 +209,7 @@ class LogWordsIT {
         files.put("unknown key", "foo_bar = 1");
         files.put("syntax error", "this is not a key value line");
         files.put("unknown db parameter", "[databases]\nx = host=127.0.0.1 colour=red");
+        files.put("tls without key", "client_tls_sslmode = require");
         Map<String, List<String>> seen = new LinkedHashMap<>();
         try {
             for (Map.Entry<String, String> f : files.entrySet()) {
@@ -239,7 +241,9 @@ class LogWordsIT {
                 "ERROR unrecognized connection parameter: colour",
                 "ERROR invalid value \"host=127.0.0.1 colour=red\" for parameter x in configuration"
                         + " (unknown_db_parameter.ini:5)",
-                "FATAL cannot load config file", "exit 1");
+                "FATAL cannot load config file", "exit 1",
+                "ERROR To allow TLS connections from clients, client_tls_key_file and client_tls_cert_file must be set.",
+                "FATAL TLS setup failed", "exit 1");
     }
 
     /**

@@ -18,6 +18,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.Consumer;
 
 /**
  * Builds a {@link ConfigSnapshot} from pgbouncer.ini with PgBouncer's rules and error texts
@@ -38,13 +39,26 @@ public final class ConfigLoader {
 
     /** Loads {@code file}; relative names resolve against {@code workingDir}. */
     public static ConfigSnapshot load(Path file, Path workingDir) throws ConfigException {
-        List<IniLine> lines;
+        return build(file, workingDir, lines(file, workingDir), null);
+    }
+
+    /**
+     * Loads {@code file} for a start, as PgBouncer starts: an auth_file that is missing or has a
+     * broken line goes to {@code errors} (PgBouncer's ERROR) and the users read before it are
+     * kept; an hba line that cannot be read is skipped with PgBouncer's two warnings, and a
+     * missing hba file rejects every login. RELOAD and the migrate tool's checks refuse such files.
+     */
+    public static ConfigSnapshot loadForStart(Path file, Consumer<String> errors) throws ConfigException {
+        Path workingDir = Path.of("").toAbsolutePath();
+        return build(file, workingDir, lines(file, workingDir), errors);
+    }
+
+    private static List<IniLine> lines(Path file, Path workingDir) throws ConfigException {
         try {
-            lines = new IniParser(workingDir).parse(workingDir.resolve(file), file.toString());
+            return new IniParser(workingDir).parse(workingDir.resolve(file), file.toString());
         } catch (IniException e) {
             throw new ConfigException(e.file(), e.line(), e.what());
         }
-        return build(file, workingDir, lines);
     }
 
     /**
@@ -59,7 +73,7 @@ public final class ConfigLoader {
         } catch (IniException e) {
             throw new ConfigException(e.file(), e.line(), e.what());
         }
-        return build(Path.of(name), workingDir, lines);
+        return build(Path.of(name), workingDir, lines, null);
     }
 
     /**
@@ -85,7 +99,12 @@ public final class ConfigLoader {
     }
 
     /** Builds a snapshot from parsed lines; package-private so the fuzz test can skip the file system. */
-    static ConfigSnapshot build(Path file, Path workingDir, List<IniLine> lines)
+    static ConfigSnapshot build(Path file, Path workingDir, List<IniLine> lines) throws ConfigException {
+        return build(file, workingDir, lines, null);
+    }
+
+    /** {@code fileErrors}: null refuses a bad auth or hba file, else it takes the errors a start logs. */
+    private static ConfigSnapshot build(Path file, Path workingDir, List<IniLine> lines, Consumer<String> fileErrors)
             throws ConfigException {
         Settings settings = Settings.defaults().with(ConfigKeys.get("conffile"), file.toString());
         try {
@@ -154,9 +173,11 @@ public final class ConfigLoader {
                 }
             }
             checkCombinations(file, settings, warnings);
-            Optional<AuthFile> authFile = readAuthFile(settings, workingDir, keyLines.get("auth_file"));
+            Optional<AuthFile> authFile = readAuthFile(settings, workingDir, keyLines.get("auth_file"), fileErrors);
             IniLine hbaLine = keyLines.getOrDefault("auth_hba_file", keyLines.get("auth_type"));
-            Optional<HbaRules> hba = readHba(settings, workingDir, hbaLine, keyLines.get("auth_ident_file"));
+            Optional<HbaRules> hba = fileErrors == null
+                    ? readHba(settings, workingDir, hbaLine, keyLines.get("auth_ident_file"))
+                    : StartFiles.hba(settings, workingDir, fileErrors, warnings);
             return new ConfigSnapshot(file, workingDir, settings, databases, Optional.ofNullable(fallback),
                     users, peers, authFile, hba, warnings);
         } catch (ConfigException e) {
@@ -204,7 +225,7 @@ public final class ConfigLoader {
         Settings settings = snap.settings().with(k, v);
         Optional<AuthFile> authFile = snap.authFile();
         if (k.name().equals("auth_file")) {
-            authFile = readAuthFile(settings, snap.workingDir(), null);
+            authFile = readAuthFile(settings, snap.workingDir(), null, null);
         }
         Optional<HbaRules> hba = snap.hba();
         if (k.name().equals("auth_type") || k.name().equals("auth_hba_file") || k.name().equals("auth_ident_file")) {
@@ -214,8 +235,8 @@ public final class ConfigLoader {
                 snap.fallback(), snap.users(), snap.peers(), authFile, hba, snap.warnings());
     }
 
-    private static Optional<AuthFile> readAuthFile(Settings settings, Path workingDir, IniLine where)
-            throws ConfigException {
+    private static Optional<AuthFile> readAuthFile(Settings settings, Path workingDir, IniLine where,
+                                                   Consumer<String> errors) throws ConfigException {
         String name = settings.string("auth_file");
         if (name.isEmpty()) {
             return Optional.empty();
@@ -223,6 +244,10 @@ public final class ConfigLoader {
         try {
             return Optional.of(AuthFileParser.read(workingDir.resolve(name), name));
         } catch (AuthFileException e) {
+            if (errors != null) {
+                errors.accept(e.line() == 0 ? e.what() : e.what() + " (" + e.file() + ":" + e.line() + ")");
+                return Optional.of(e.readSoFar());
+            }
             if (e.line() == 0 && where != null) {
                 throw error(where, e.what()); // missing file: point at the auth_file line
             }

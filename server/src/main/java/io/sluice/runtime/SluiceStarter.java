@@ -6,6 +6,8 @@ import io.sluice.config.ConfigSnapshot;
 import io.sluice.log.Log;
 
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -18,15 +20,21 @@ public final class SluiceStarter implements ServerStarter {
     @Override
     public Lifecycle start(Path config, CliOptions options) throws Exception {
         ConfigSnapshot snapshot;
+        List<String> fileErrors = new ArrayList<>();
         try {
-            snapshot = ConfigLoader.load(config);
+            snapshot = ConfigLoader.loadForStart(config, fileErrors::add);
         } catch (ConfigException e) {
             throw FatalError.configNotLoaded(e);
         }
-        return start(snapshot, options);
+        return start(snapshot, fileErrors, options);
     }
 
     static Lifecycle start(ConfigSnapshot snapshot, CliOptions options) throws Exception {
+        return start(snapshot, List.of(), options);
+    }
+
+    /** {@code fileErrors}: what PgBouncer logs as ERROR about its auth or hba file and starts anyway. */
+    private static Lifecycle start(ConfigSnapshot snapshot, List<String> fileErrors, CliOptions options) throws Exception {
         Log log = Log.global();
         String logfile = snapshot.settings().string("logfile");
         if (logfile != null && !logfile.isEmpty()) {
@@ -34,6 +42,7 @@ public final class SluiceStarter implements ServerStarter {
         }
         log.setVerbose(options.verbose());
         log.applyConfigVerbose((int) snapshot.settings().integer("verbose"));
+        fileErrors.forEach(log::error);
         snapshot.warnings().forEach(log::warning);
         warmUp(log);
         FdLimits.line(snapshot, ServerAdminContext.userNames(snapshot).size()).ifPresent(log::info);

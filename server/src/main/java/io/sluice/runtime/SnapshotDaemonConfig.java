@@ -18,7 +18,8 @@ public final class SnapshotDaemonConfig implements Function<Path, DaemonConfig> 
     public DaemonConfig apply(Path config) {
         ConfigSnapshot snapshot;
         try {
-            snapshot = ConfigLoader.load(config);
+            // as the start reads it (a bad auth or hba file does not stop it); the start logs its errors
+            snapshot = ConfigLoader.loadForStart(config, error -> { });
         } catch (ConfigException e) {
             throw FatalError.configNotLoaded(e);
         }

@@ -1,5 +1,6 @@
 package io.sluice.config.hba;
 
+import io.sluice.config.FileErrors;
 import io.sluice.config.hba.HbaTokens.Item;
 import java.io.IOException;
 import java.net.InetAddress;
@@ -13,6 +14,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Consumer;
 
 /**
  * Reads PgBouncer's auth_hba_file: {@code local DB USER METHOD [map=M]} and
@@ -23,8 +25,9 @@ import java.util.Set;
  * ADDR is {@code all}, {@code addr/prefix} or {@code addr mask} with literal IPv4/IPv6
  * addresses; {@code map=} names a map of the auth_ident_file. What PgBouncer lacks
  * ({@code +group}, {@code samerole}, {@code samegroup}, host names, other options) is refused
- * by name instead of being read as a literal. PgBouncer skips a line it cannot parse with a
- * warning; Sluice fails the whole file, so a rule is never silently missing. Stateless.
+ * by name instead of being read as a literal. A line that cannot be read fails the whole file,
+ * so a reload never silently loses a rule; at start ({@link #readSkipping}) it is skipped with
+ * a warning, as PgBouncer skips it, so a file PgBouncer starts with starts Sluice. Stateless.
  */
 public final class HbaParser {
     /** @file may name further @files; deeper nesting than this is surely a loop. */
@@ -43,7 +46,7 @@ public final class HbaParser {
         try {
             return parse(name, Files.readString(file, StandardCharsets.UTF_8), file.toAbsolutePath().getParent(), idents);
         } catch (IOException e) {
-            throw new HbaException(name, 0, "could not open auth_hba_file " + name + ": " + e.getMessage());
+            throw new HbaException(name, 0, "could not open hba config file " + name + ": " + FileErrors.reason(e));
         }
     }
 
@@ -53,12 +56,39 @@ public final class HbaParser {
     }
 
     public static HbaRules parse(String name, String text, Path dir, IdentMaps idents) throws HbaException {
+        return parse(name, text, dir, idents, null);
+    }
+
+    /**
+     * Reads {@code file} as PgBouncer does at start: a line that cannot be read goes to
+     * {@code skipped} and the rest still count.
+     */
+    public static HbaRules readSkipping(Path file, String name, IdentMaps idents, Consumer<HbaException> skipped)
+            throws HbaException {
+        try {
+            return parse(name, Files.readString(file, StandardCharsets.UTF_8), file.toAbsolutePath().getParent(),
+                    idents, skipped);
+        } catch (IOException e) {
+            throw new HbaException(name, 0, "could not open hba config file " + name + ": " + FileErrors.reason(e));
+        }
+    }
+
+    /** {@code skipped} null: the first bad line fails the file. */
+    private static HbaRules parse(String name, String text, Path dir, IdentMaps idents, Consumer<HbaException> skipped)
+            throws HbaException {
         List<HbaRule> rules = new ArrayList<>();
         String[] lines = text.split("\n", -1);
         for (int i = 0; i < lines.length; i++) {
-            List<List<Item>> fields = HbaTokens.fields(lines[i], name, i + 1);
-            if (!fields.isEmpty()) {
-                rules.add(new Line(name, i + 1, dir, idents).rule(fields));
+            try {
+                List<List<Item>> fields = HbaTokens.fields(lines[i], name, i + 1);
+                if (!fields.isEmpty()) {
+                    rules.add(new Line(name, i + 1, dir, idents).rule(fields));
+                }
+            } catch (HbaException e) {
+                if (skipped == null) {
+                    throw e;
+                }
+                skipped.accept(e);
             }
         }
         return new HbaRules(name, rules, idents);

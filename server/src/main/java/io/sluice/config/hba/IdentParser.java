@@ -1,5 +1,6 @@
 package io.sluice.config.hba;
 
+import io.sluice.config.FileErrors;
 import io.sluice.config.hba.HbaTokens.Item;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -26,7 +27,7 @@ public final class IdentParser {
         try {
             return parse(name, Files.readString(file, StandardCharsets.UTF_8));
         } catch (IOException e) {
-            throw new HbaException(name, 0, "could not open auth_ident_file " + name + ": " + e.getMessage());
+            throw new HbaException(name, 0, "could not open auth_ident_file " + name + ": " + FileErrors.reason(e));
         }
     }
 

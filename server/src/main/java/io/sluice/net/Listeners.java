@@ -13,7 +13,9 @@ import io.netty.channel.unix.UnixChannelOption;
 
 import java.io.IOException;
 import java.net.Inet6Address;
+import java.net.InetAddress;
 import java.net.InetSocketAddress;
+import java.net.UnknownHostException;
 import java.net.StandardSocketOptions;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -47,15 +49,19 @@ public final class Listeners {
     /** The inode our unix socket file was bound as: a successor may have bound the path since. */
     private Object unixFileKey;
     private final Consumer<String> info;
+    private final Consumer<String> warning;
 
     /**
      * @param errorLog where an accept failure is reported, as PgBouncer's ERROR line
+     * @param warning  where an address that cannot be bound is reported (PgBouncer's WARNING)
      * @param info     where each bound listener and a unix socket path taken over from a
      *                 running process are reported
      */
-    public Listeners(EventLoopGroup group, Transport transport, Consumer<String> errorLog, Consumer<String> info) {
+    public Listeners(EventLoopGroup group, Transport transport, Consumer<String> errorLog, Consumer<String> warning,
+                     Consumer<String> info) {
         this.group = group;
         this.info = info;
+        this.warning = warning;
         this.transport = transport;
         this.acceptFailures = new AcceptFailures(errorLog);
     }
@@ -68,60 +74,129 @@ public final class Listeners {
     /**
      * Binds everything; {@code init} gets each accepted channel and whether it came over the
      * unix socket; TCP clients get {@code tuning}'s socket options as they are accepted (read at
-     * each accept, so RELOAD applies to new clients). Fails (and unbinds what was bound) if any
-     * address cannot be bound.
+     * each accept, so RELOAD applies to new clients). As PgBouncer: every address a name resolves
+     * to is bound, one that cannot be bound is a warning, and only a name that does not resolve or
+     * nothing bound at all fails. {@code mustBindAll} (a handover successor, whose failure lets the
+     * old process keep serving) fails on any address instead. A failure unbinds what was bound.
      */
     public void bind(List<String> listenAddrs, int port, int backlog, boolean reusePort, Supplier<TcpTuning> tuning,
-                     String unixSocketDir, int unixSocketMode, String unixSocketGroup,
+                     String unixSocketDir, int unixSocketMode, String unixSocketGroup, boolean mustBindAll,
                      BiConsumer<Channel, Boolean> init) throws IOException {
         try {
             for (String addr : listenAddrs) {
-                InetSocketAddress sa = "*".equals(addr) ? new InetSocketAddress(port) : new InetSocketAddress(addr, port);
-                ServerBootstrap b = bootstrap(transport.serverSocketChannel(), backlog, ch -> {
-                    tuning.get().apply(ch);
-                    init.accept(ch, false);
-                }).option(ChannelOption.SO_REUSEADDR, true);
-                if (reusePort) {
-                    // so_reuseport: every process of the group binds the same port and the kernel
-                    // spreads new connections over their listening sockets
-                    if (transport.nativeSockets()) {
-                        b.option(UnixChannelOption.SO_REUSEPORT, true);
-                    } else {
-                        b.option(NioChannelOption.of(StandardSocketOptions.SO_REUSEPORT), true);
+                for (InetSocketAddress sa : resolve(addr, port)) {
+                    ServerBootstrap b = bootstrap(transport.serverSocketChannel(), backlog, ch -> {
+                        tuning.get().apply(ch);
+                        init.accept(ch, false);
+                    }).option(ChannelOption.SO_REUSEADDR, true);
+                    if (reusePort) {
+                        // so_reuseport: every process of the group binds the same port and the kernel
+                        // spreads new connections over their listening sockets
+                        if (transport.nativeSockets()) {
+                            b.option(UnixChannelOption.SO_REUSEPORT, true);
+                        } else {
+                            b.option(NioChannelOption.of(StandardSocketOptions.SO_REUSEPORT), true);
+                        }
                     }
-                }
-                Channel listener = listen(b, sa, backlog);
-                tcp.add(listener);
-                // PgBouncer's words. Its "*" is two wildcard sockets, IPv4 and IPv6; here one
-                // dual-stack socket stands for both when the system has IPv6
-                boolean dualStack = "*".equals(addr)
-                        && ((InetSocketAddress) listener.localAddress()).getAddress() instanceof Inet6Address;
-                for (String shown : dualStack ? List.of("0.0.0.0", "[::]") : "*".equals(addr) ? List.of("0.0.0.0")
-                        : List.of(addr.contains(":") ? "[" + addr + "]" : addr)) {
-                    info.accept("listening on " + shown + ":" + port);
+                    Channel listener;
+                    try {
+                        listener = listen(b, sa, backlog);
+                    } catch (IOException e) {
+                        if (mustBindAll) {
+                            throw e;
+                        }
+                        warning.accept("cannot listen on " + shown(sa) + ":" + port + ": bind(): " + reason(e));
+                        continue;
+                    }
+                    tcp.add(listener);
+                    // PgBouncer's words. Its "*" is two wildcard sockets, IPv4 and IPv6; here one
+                    // dual-stack socket stands for both when the system has IPv6
+                    boolean dualStack = sa.getAddress().isAnyLocalAddress()
+                            && ((InetSocketAddress) listener.localAddress()).getAddress() instanceof Inet6Address;
+                    for (String shown : dualStack ? List.of("0.0.0.0", "[::]") : List.of(shown(sa))) {
+                        info.accept("listening on " + shown + ":" + port);
+                    }
                 }
             }
             if (unixSocketDir != null && !unixSocketDir.isEmpty() && transport.nativeSockets()) {
-                unixPath = Path.of(unixSocketDir, ".s.PGSQL." + port);
-                UnixSocketFile.clearForBind(unixPath, reusePort, info);
-                // Bound under a name of its own, then renamed into place: a successor's takeover
-                // leaves no instant without a socket at the path, and Netty, which deletes the
-                // bound name when the listener closes, then deletes nothing at all: the old
-                // process of a restart closes its listener at SIGTERM, while the path is the
-                // successor's. Our own file goes in closeAll, if it is still ours.
-                Path bound = UnixSocketFile.bindName(unixPath);
-                Files.deleteIfExists(bound);
-                unix = listen(bootstrap(transport.serverDomainSocketChannel(), backlog, ch -> init.accept(ch, true)),
-                        new DomainSocketAddress(bound.toString()), backlog);
-                applyMode(bound, unixSocketMode, unixSocketGroup);
-                unixFileKey = UnixSocketFile.fileKey(bound);
-                Files.move(bound, unixPath, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
-                info.accept("listening on unix:" + unixPath);
+                bindUnix(Path.of(unixSocketDir, ".s.PGSQL." + port), backlog, reusePort, unixSocketMode,
+                        unixSocketGroup, mustBindAll, init);
+            }
+            if (tcp.isEmpty() && unix == null) {
+                throw new IOException("nowhere to listen on");
             }
         } catch (RuntimeException | IOException e) {
             closeAll();
             throw e instanceof IOException io ? io : new IOException("could not listen: " + e.getMessage(), e);
         }
+    }
+
+    private void bindUnix(Path path, int backlog, boolean reusePort, int mode, String group, boolean mustBind,
+                          BiConsumer<Channel, Boolean> init) throws IOException {
+        unixPath = path;
+        try {
+            UnixSocketFile.clearForBind(unixPath, reusePort, info);
+            // Bound under a name of its own, then renamed into place: a successor's takeover
+            // leaves no instant without a socket at the path, and Netty, which deletes the
+            // bound name when the listener closes, then deletes nothing at all: the old
+            // process of a restart closes its listener at SIGTERM, while the path is the
+            // successor's. Our own file goes in closeAll, if it is still ours.
+            Path bound = UnixSocketFile.bindName(unixPath);
+            Files.deleteIfExists(bound);
+            unix = listen(bootstrap(transport.serverDomainSocketChannel(), backlog, ch -> init.accept(ch, true)),
+                    new DomainSocketAddress(bound.toString()), backlog);
+            applyMode(bound, mode, group);
+            unixFileKey = UnixSocketFile.fileKey(bound);
+            Files.move(bound, unixPath, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+            info.accept("listening on unix:" + unixPath);
+        } catch (RuntimeException | IOException e) {
+            if (mustBind) {
+                throw e;
+            }
+            if (unix != null) {
+                drain.remove(unix);
+                close(unix);
+                unix = null;
+            }
+            warning.accept("cannot listen on unix:" + unixPath + ": bind(): " + reason(e));
+        }
+    }
+
+    /** Every address {@code addr} names, as getaddrinfo gives PgBouncer; "*" is the wildcard. */
+    private static List<InetSocketAddress> resolve(String addr, int port) throws IOException {
+        if ("*".equals(addr)) {
+            return List.of(new InetSocketAddress(port));
+        }
+        try {
+            List<InetSocketAddress> out = new ArrayList<>();
+            for (InetAddress a : InetAddress.getAllByName(addr)) {
+                out.add(new InetSocketAddress(a, port));
+            }
+            return out;
+        } catch (UnknownHostException e) {
+            // PgBouncer dies with getaddrinfo's words (EAI_NONAME)
+            throw new IOException("getaddrinfo('" + addr + "', '" + port + "') = Name or service not known [-2]", e);
+        }
+    }
+
+    /** An address as PgBouncer's sa2str prints it: IPv6 in brackets. */
+    private static String shown(InetSocketAddress sa) {
+        InetAddress a = sa.getAddress();
+        if (a.isAnyLocalAddress()) {
+            return a instanceof Inet6Address ? "[::]" : "0.0.0.0";
+        }
+        return a instanceof Inet6Address ? "[" + a.getHostAddress().replaceAll("%.*$", "") + "]" : a.getHostAddress();
+    }
+
+    /** The system's reason alone ("Address already in use"), without Netty's "bind(..) failed with error(-98): ". */
+    private static String reason(Throwable e) {
+        Throwable t = e;
+        while (t.getMessage() == null && t.getCause() != null) {
+            t = t.getCause();
+        }
+        String m = String.valueOf(t.getMessage());
+        int at = m.indexOf("): ");
+        return at >= 0 ? m.substring(at + 3) : m;
     }
 
     /** How many times reads drained the accept queues; read it on the loop. */
@@ -130,8 +205,13 @@ public final class Listeners {
     }
 
     /** Binds {@code b} to {@code address}; the accept drain takes its queue too from then on. */
-    private Channel listen(ServerBootstrap b, java.net.SocketAddress address, int backlog) {
-        Channel listener = b.bind(address).syncUninterruptibly().channel();
+    private Channel listen(ServerBootstrap b, java.net.SocketAddress address, int backlog) throws IOException {
+        ChannelFuture bound = b.bind(address).awaitUninterruptibly();
+        if (!bound.isSuccess()) {
+            Throwable t = bound.cause();
+            throw new IOException(t.getMessage() != null ? t.getMessage() : t.toString(), t);
+        }
+        Channel listener = bound.channel();
         drain.add(listener, group.next(), b.config().childHandler(), maxAccepts(backlog));
         return listener;
     }

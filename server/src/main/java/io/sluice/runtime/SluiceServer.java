@@ -120,7 +120,7 @@ public final class SluiceServer implements SessionContext {
         var logging = new ConnectionLogging(() -> sessionSettings.logConnections(),
                 () -> sessionSettings.logDisconnections());
         this.hosts = new HostRouting(() -> routing, scramKeys, authLookups::queriedSecret);
-        this.listeners = new Listeners(group, transport, Log.global()::error, Log.global()::info);
+        this.listeners = new Listeners(group, transport, Log.global()::error, Log.global()::warning, Log.global()::info);
         this.connector = new NettyServerConnector(loop, transport, hosts::next, socketDir, this::serverCreated,
                 tls::server, logging, this::tcpTuning, listeners.fairReads());
         this.dedicated = new DedicatedServers(connector, poolEvents);
@@ -138,7 +138,8 @@ public final class SluiceServer implements SessionContext {
         ConfigSnapshot c = routing.config();
         var s = c.settings();
         listeners.bind(c.listenAddrs(), c.listenPort(), s.intValue("listen_backlog"), s.flag("so_reuseport"),
-                this::tcpTuning, c.unixSocketDir(), c.unixSocketMode(), s.string("unix_socket_group"), this::accepted);
+                this::tcpTuning, c.unixSocketDir(), c.unixSocketMode(), s.string("unix_socket_group"),
+                Handover.from(System.getenv()).isPresent(), this::accepted);
         janitor.start();
         replicas.start();
         try {

@@ -50,10 +50,10 @@ class ListenersAcceptDrainTest {
         assumeTrue(io.netty.channel.epoll.Epoll.isAvailable(), "the drain is for native epoll listeners");
         Transport transport = new Transport(Transport.Kind.EPOLL);
         EventLoopGroup group = transport.newGroup(1);
-        Listeners listeners = new Listeners(group, transport, line -> { }, line -> { });
+        Listeners listeners = new Listeners(group, transport, line -> { }, line -> { }, line -> { });
         try {
             listeners.bind(List.of("127.0.0.1"), 0, BACKLOG, false, () -> new TcpTuning(false, 0, 0, 0, 0, 0),
-                    null, 0, null, (Channel ch, Boolean unix) -> { });
+                    null, 0, null, true, (Channel ch, Boolean unix) -> { });
             RecvByteBufAllocator.Handle read = listeners.fairReads().newHandle();
             EmbeddedChannel someConnection = new EmbeddedChannel();
             SingleThreadEventLoop loop = (SingleThreadEventLoop) group.next();
@@ -90,10 +90,10 @@ class ListenersAcceptDrainTest {
         EventLoopGroup group = transport.newGroup(1);
         AtomicInteger initialized = new AtomicInteger();
         List<Socket> clients = new ArrayList<>();
-        Listeners listeners = new Listeners(group, transport, line -> { }, line -> { });
+        Listeners listeners = new Listeners(group, transport, line -> { }, line -> { }, line -> { });
         try {
             listeners.bind(List.of("127.0.0.1"), 0, BACKLOG, false, () -> new TcpTuning(false, 0, 0, 0, 0, 0),
-                    null, 0, null, (Channel ch, Boolean unix) -> initialized.incrementAndGet());
+                    null, 0, null, true, (Channel ch, Boolean unix) -> initialized.incrementAndGet());
             int port = listeners.tcpPorts().get(0);
             RecvByteBufAllocator.Handle read = listeners.fairReads().newHandle();
             EmbeddedChannel someConnection = new EmbeddedChannel();

@@ -55,8 +55,8 @@ class ListenersUnixTakeoverTest {
 
     private Listeners listeners(Transport transport, EventLoopGroup group, String name, BlockingQueue<String> accepted)
             throws IOException {
-        Listeners l = new Listeners(group, transport, line -> { }, line -> { });
-        l.bind(List.of(), 6432, 16, true, () -> null, dir.toString(), 0777, null, (Channel ch, Boolean unix) -> {
+        Listeners l = new Listeners(group, transport, line -> { }, line -> { }, line -> { });
+        l.bind(List.of(), 6432, 16, true, () -> null, dir.toString(), 0777, null, true, (Channel ch, Boolean unix) -> {
             accepted.add(name);
             ch.close();
         });

@@ -1,0 +1,110 @@
+package io.sluice.net;
+
+import io.netty.channel.Channel;
+import io.netty.channel.EventLoopGroup;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+import java.io.IOException;
+import java.net.BindException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ThreadLocalRandom;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+/**
+ * listen_addr as PgBouncer binds it: an address that cannot be bound is a WARNING in its words
+ * and the others serve; a name that does not resolve, or nothing bound at all, fails the start;
+ * a handover successor (must bind all) fails on any address.
+ */
+class ListenersBindTest {
+    // native sockets where the system has them: only they serve the unix socket
+    private final Transport transport = new Transport(io.netty.channel.epoll.Epoll.isAvailable()
+            ? Transport.Kind.EPOLL : Transport.Kind.NIO);
+    private final EventLoopGroup group = transport.newGroup(1);
+    private final List<String> warnings = new ArrayList<>();
+    private final List<String> infos = new ArrayList<>();
+    private final Listeners listeners = new Listeners(group, transport, line -> { }, warnings::add, infos::add);
+
+    @AfterEach
+    void stop() {
+        listeners.closeAll().join();
+        group.shutdownGracefully();
+    }
+
+    private void bind(List<String> addrs, int port, String unixDir, boolean mustBindAll) throws IOException {
+        listeners.bind(addrs, port, 16, false, () -> new TcpTuning(false, 0, 0, 0, 0, 0), unixDir, 0777, null,
+                mustBindAll, (Channel ch, Boolean unix) -> ch.close());
+    }
+
+    @Test
+    void anAddressInUseIsAWarningAndTheOthersServe() throws Exception {
+        try (ServerSocket taken = takenPort()) {
+            int port = taken.getLocalPort();
+            bind(List.of("127.0.0.1", "127.0.0.2"), port, null, false);
+            assertThat(warnings).containsExactly("cannot listen on 127.0.0.1:" + port + ": bind(): Address already in use");
+            assertThat(infos).containsExactly("listening on 127.0.0.2:" + port);
+            assertThat(listeners.tcpPorts()).containsExactly(port);
+        }
+    }
+
+    @Test
+    void nothingBoundFailsTheStart() throws Exception {
+        try (ServerSocket taken = takenPort()) {
+            assertThatThrownBy(() -> bind(List.of("127.0.0.1"), taken.getLocalPort(), null, false))
+                    .isInstanceOf(IOException.class).hasMessage("nowhere to listen on");
+            assertThat(warnings).hasSize(1);
+        }
+    }
+
+    @Test
+    void aNameThatDoesNotResolveFailsInGetaddrinfosWords() {
+        assertThatThrownBy(() -> bind(List.of("nosuchhost.invalid"), 6432, null, false))
+                .isInstanceOf(IOException.class)
+                .hasMessage("getaddrinfo('nosuchhost.invalid', '6432') = Name or service not known [-2]");
+    }
+
+    @Test
+    void aHandoverSuccessorFailsOnAnyAddress() throws Exception {
+        try (ServerSocket taken = takenPort()) {
+            assertThatThrownBy(() -> bind(List.of("127.0.0.2", "127.0.0.1"), taken.getLocalPort(), null, true))
+                    .isInstanceOf(IOException.class);
+            assertThat(listeners.tcpPorts()).as("what was bound is unbound again").isEmpty();
+        }
+    }
+
+    @Test
+    void aUnixSocketDirThatDoesNotExistIsAWarning() throws Exception {
+        assumeTrue(transport.nativeSockets(), "unix sockets need a native transport");
+        Path missing = Files.createTempDirectory("sluice-listen").resolve("gone");
+        try (ServerSocket taken = takenPort()) {
+            int port = taken.getLocalPort();
+            bind(List.of("127.0.0.2"), port, missing.toString(), false);
+            assertThat(warnings).singleElement().asString()
+                    .startsWith("cannot listen on unix:" + missing + "/.s.PGSQL." + port + ": bind(): ");
+            assertThat(listeners.tcpPorts()).containsExactly(port);
+        } finally {
+            Files.delete(missing.getParent());
+        }
+    }
+
+    /** A listening socket on 127.0.0.1 at a port below 32768, where no outgoing connection's port can land. */
+    private static ServerSocket takenPort() throws IOException {
+        for (int i = 0; i < 200; i++) {
+            try {
+                return new ServerSocket(20000 + ThreadLocalRandom.current().nextInt(12000), 1,
+                        InetAddress.getByName("127.0.0.1"));
+            } catch (BindException busy) {
+                // try another
+            }
+        }
+        throw new IOException("no free port below 32768");
+    }
+}

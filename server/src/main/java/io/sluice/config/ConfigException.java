@@ -11,9 +11,11 @@ public final class ConfigException extends FileLineException {
 
     private static final long serialVersionUID = 1L;
     static final String SYNTAX_ERROR = "syntax error in configuration";
+    /** libusual's second line for an include that failed; marks {@link #includeFailed}. */
+    private static final String INCLUDE_FAILED = "error processing include file";
 
-    /** For an unknown key: the line PgBouncer's parser adds, {@code invalid value "v" for parameter k}. */
-    private final String rejectedValue;
+    /** The second line PgBouncer's parser logs: for an unknown key {@code invalid value "v" for parameter k}, or {@link #INCLUDE_FAILED}. */
+    private final String secondLine;
     /** The logfile the lines before this error had set, or null: where PgBouncer's parser logs it. */
     private String logfile;
 
@@ -23,15 +25,20 @@ public final class ConfigException extends FileLineException {
     }
 
     /** An unknown key at {@code file:line}, with the value that came with it. */
-    ConfigException(String file, int line, String what, String rejectedValue) {
+    ConfigException(String file, int line, String what, String secondLine) {
         super(file, line, what);
-        this.rejectedValue = rejectedValue;
+        this.secondLine = secondLine;
+    }
+
+    /** An included file that could not be read: {@code what} says which and why. */
+    static ConfigException includeFailed(String file, int line, String what) {
+        return new ConfigException(file, line, what, INCLUDE_FAILED);
     }
 
     /** An error with no place in a file (SET from the admin console). */
     public ConfigException(String what) {
         super(what);
-        this.rejectedValue = null;
+        this.secondLine = null;
     }
 
     /** Records the logfile set before the error (empty means none); the first one recorded stays. */
@@ -60,8 +67,11 @@ public final class ConfigException extends FileLineException {
         if (what().equals(SYNTAX_ERROR)) {
             return List.of(SYNTAX_ERROR + " (" + file() + ":" + line() + "), stopping loading");
         }
-        if (rejectedValue != null) {
-            return List.of(what(), rejectedValue + at);
+        if (INCLUDE_FAILED.equals(secondLine)) {
+            return List.of(what(), INCLUDE_FAILED + " in configuration (" + file() + ":" + line() + "), stopping loading");
+        }
+        if (secondLine != null) {
+            return List.of(what(), secondLine + at);
         }
         return List.of(what() + at);
     }

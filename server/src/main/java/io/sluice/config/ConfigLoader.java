@@ -57,7 +57,8 @@ public final class ConfigLoader {
         try {
             return new IniParser(workingDir).parse(workingDir.resolve(file), file.toString());
         } catch (IniException e) {
-            throw new ConfigException(e.file(), e.line(), e.what());
+            throw e.include() ? ConfigException.includeFailed(e.file(), e.line(), e.what())
+                    : new ConfigException(e.file(), e.line(), e.what());
         }
     }
 

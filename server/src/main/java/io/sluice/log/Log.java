@@ -1,6 +1,5 @@
 package io.sluice.log;
 
-import java.io.FileOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.PrintStream;
@@ -103,7 +102,9 @@ public final class Log {
         synchronized (lock) {
             closeFileLocked();
             if (logfile != null) {
-                file = new FileOutputStream(logfile.toFile(), true);
+                // NIO's exceptions name the cause (NoSuchFileException, AccessDeniedException)
+                file = java.nio.file.Files.newOutputStream(logfile, java.nio.file.StandardOpenOption.CREATE,
+                        java.nio.file.StandardOpenOption.APPEND);
                 filePath = logfile;
             }
         }

@@ -1,6 +1,7 @@
 package io.sluice.runtime;
 
 import io.netty.util.ResourceLeakDetector;
+import io.sluice.config.FileErrors;
 import io.sluice.log.Log;
 import io.sluice.tls.Tls;
 import java.io.IOException;
@@ -156,12 +157,17 @@ public final class Main {
             try {
                 log.reopen(dc.logfile());
             } catch (IOException e) {
-                log.error("cannot open logfile '" + dc.logfile() + "': " + e.getMessage());
+                throw cannotOpenLogfile(dc.logfile(), e);
             }
         }
         if (dc.syslog()) {
             log.warning("not supported: syslog = 1; logging goes to logfile and stderr only");
         }
+    }
+
+    /** PgBouncer's words when the logfile cannot be opened at start; it exits. */
+    static FatalError cannotOpenLogfile(Path logfile, IOException e) {
+        return new FatalError("Cannot open logfile: '" + logfile + "': " + FileErrors.reason(e), e);
     }
 
     private int daemonize(String[] args, DaemonConfig dc) {

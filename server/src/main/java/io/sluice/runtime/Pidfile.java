@@ -1,5 +1,6 @@
 package io.sluice.runtime;
 
+import io.sluice.config.FileErrors;
 import io.sluice.log.Log;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -80,7 +81,7 @@ public final class Pidfile {
         } catch (FileAlreadyExistsException e) {
             throw new FatalError("could not open pidfile '" + path + "': File exists", e);
         } catch (IOException e) {
-            throw new FatalError("could not open pidfile '" + path + "': " + e.getMessage(), e);
+            throw new FatalError("could not open pidfile '" + path + "': " + FileErrors.reason(e), e);
         }
         written = pid;
     }

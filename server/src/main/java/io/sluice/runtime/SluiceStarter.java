@@ -38,7 +38,11 @@ public final class SluiceStarter implements ServerStarter {
         Log log = Log.global();
         String logfile = snapshot.settings().string("logfile");
         if (logfile != null && !logfile.isEmpty()) {
-            log.reopen(Path.of(logfile));
+            try {
+                log.reopen(Path.of(logfile));
+            } catch (java.io.IOException e) {
+                throw Main.cannotOpenLogfile(Path.of(logfile), e);
+            }
         }
         log.setVerbose(options.verbose());
         log.applyConfigVerbose((int) snapshot.settings().integer("verbose"));

@@ -127,7 +127,7 @@ class ConfigLoaderTest {
         assertThatThrownBy(() -> load(dir, "[pgbouncer]\n%include inc.ini\n"))
                 .hasMessage("inc.ini:3: unknown parameter: pgbouncer/bogus");
         assertThatThrownBy(() -> load(dir, "[pgbouncer]\n%include missing.ini\n"))
-                .hasMessageStartingWith("pgbouncer.ini:2: could not read included file \"missing.ini\"");
+                .hasMessageStartingWith("pgbouncer.ini:2: could not load file \"missing.ini\"");
     }
 
     @Test

@@ -199,7 +199,8 @@ class LogWordsIT {
     /**
      * A config file that does not load: the parser's ERROR lines in PgBouncer's words (the place
      * as "in configuration (file:line)"), then "FATAL cannot load config file", and exit code 1.
-     * One that loads but cannot set TLS up: the reason as an ERROR, then "FATAL TLS setup failed".
+     * One that loads but cannot set TLS up: the reason as an ERROR, then "FATAL TLS setup failed";
+     * an %include that cannot be read, and a logfile that cannot be opened, in PgBouncer's words.
      */
     @Test
     void aConfigFileThatDoesNotLoadIsReportedInPgBouncersWords() throws Exception {
@@ -210,6 +211,8 @@ class LogWordsIT {
         files.put("syntax error", "this is not a key value line");
         files.put("unknown db parameter", "[databases]\nx = host=127.0.0.1 colour=red");
         files.put("tls without key", "client_tls_sslmode = require");
+        files.put("include missing", "%include /nonexistent-sluice-dir/more.ini");
+        files.put("logfile unopenable", "logfile = /nonexistent-sluice-dir/x.log");
         Map<String, List<String>> seen = new LinkedHashMap<>();
         try {
             for (Map.Entry<String, String> f : files.entrySet()) {
@@ -243,7 +246,11 @@ class LogWordsIT {
                         + " (unknown_db_parameter.ini:5)",
                 "FATAL cannot load config file", "exit 1",
                 "ERROR To allow TLS connections from clients, client_tls_key_file and client_tls_cert_file must be set.",
-                "FATAL TLS setup failed", "exit 1");
+                "FATAL TLS setup failed", "exit 1",
+                "ERROR could not load file \"/nonexistent-sluice-dir/more.ini\": No such file or directory",
+                "ERROR error processing include file in configuration (include_missing.ini:4), stopping loading",
+                "FATAL cannot load config file", "exit 1",
+                "FATAL Cannot open logfile: '/nonexistent-sluice-dir/x.log': No such file or directory", "exit 1");
     }
 
     /**

@@ -7,7 +7,20 @@ public final class IniException extends FileLineException {
 
     private static final long serialVersionUID = 1L;
 
+    private final boolean include;
+
     public IniException(String file, int line, String what) {
+        this(file, line, what, false);
+    }
+
+    /** {@code include}: the {@code %include} on this line could not be read ({@code what} says why). */
+    IniException(String file, int line, String what, boolean include) {
         super(file, line, what);
+        this.include = include;
+    }
+
+    /** True when an included file could not be read. */
+    public boolean include() {
+        return include;
     }
 }

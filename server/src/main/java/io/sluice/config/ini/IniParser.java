@@ -94,7 +94,7 @@ public final class IniParser {
         try {
             text = read(p);
         } catch (IOException e) {
-            throw new IniException(name, lineNo, "could not read included file \"" + target + "\": " + reason(e));
+            throw new IniException(name, lineNo, "could not load file \"" + target + "\": " + reason(e), true);
         }
         parseText(target, text, level + 1, out);
     }

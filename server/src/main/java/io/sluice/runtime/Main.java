@@ -160,9 +160,6 @@ public final class Main {
                 throw cannotOpenLogfile(dc.logfile(), e);
             }
         }
-        if (dc.syslog()) {
-            log.warning("not supported: syslog = 1; logging goes to logfile and stderr only");
-        }
     }
 
     /** PgBouncer's words when the logfile cannot be opened at start; it exits. */
@@ -176,6 +173,10 @@ public final class Main {
         }
         if (dc.logfile() == null && !dc.syslog()) {
             throw new FatalError("daemon needs logfile configured");
+        }
+        if (dc.logfile() == null) {
+            // the config's own warning says so too, but only where this daemon will log: nowhere
+            log.warning("not supported: syslog = 1; with no logfile the daemon's log is lost");
         }
         Pidfile pidfile = new Pidfile(dc.pidfile());
         pidfile.checkFree(log);

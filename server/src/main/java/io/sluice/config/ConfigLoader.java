@@ -46,11 +46,11 @@ public final class ConfigLoader {
      * Loads {@code file} for a start, as PgBouncer starts: an auth_file that is missing or has a
      * broken line goes to {@code errors} (PgBouncer's ERROR) and the users read before it are
      * kept; an hba line that cannot be read is skipped with PgBouncer's two warnings, and a
-     * missing hba file rejects every login. RELOAD and the migrate tool's checks refuse such files.
+     * missing hba file rejects every login. The migrate tool's checks refuse such files.
      */
     public static ConfigSnapshot loadForStart(Path file, Consumer<String> errors) throws ConfigException {
         Path workingDir = Path.of("").toAbsolutePath();
-        return build(file, workingDir, lines(file, workingDir), errors);
+        return build(file, workingDir, lines(file, workingDir), new LenientFiles(errors, Optional.empty()));
     }
 
     private static List<IniLine> lines(Path file, Path workingDir) throws ConfigException {
@@ -80,11 +80,14 @@ public final class ConfigLoader {
     /**
      * RELOAD: loads the file named by {@code current}'s conffile; keys that need a restart
      * keep their current values (with a warning if the file asks for another value), as
-     * PgBouncer silently ignores them on reload.
+     * PgBouncer silently ignores them on reload. An auth or hba file that cannot be used does not
+     * fail the reload, as in PgBouncer: it goes to {@code fileErrors} and the one read before stays.
      */
-    public static ConfigSnapshot reload(ConfigSnapshot current) throws ConfigException {
+    public static ConfigSnapshot reload(ConfigSnapshot current, Consumer<String> fileErrors) throws ConfigException {
         String conffile = current.conffile().isEmpty() ? current.source().toString() : current.conffile();
-        ConfigSnapshot fresh = load(Path.of(conffile), current.workingDir());
+        Path file = Path.of(conffile);
+        ConfigSnapshot fresh = build(file, current.workingDir(), lines(file, current.workingDir()),
+                new LenientFiles(fileErrors, Optional.of(current)));
         Settings kept = fresh.settings();
         List<String> warnings = new ArrayList<>(fresh.warnings());
         for (ConfigKey k : ConfigKeys.all()) {
@@ -104,8 +107,8 @@ public final class ConfigLoader {
         return build(file, workingDir, lines, null);
     }
 
-    /** {@code fileErrors}: null refuses a bad auth or hba file, else it takes the errors a start logs. */
-    private static ConfigSnapshot build(Path file, Path workingDir, List<IniLine> lines, Consumer<String> fileErrors)
+    /** {@code lenient}: null refuses a bad auth or hba file, else says what a start or reload does with one. */
+    private static ConfigSnapshot build(Path file, Path workingDir, List<IniLine> lines, LenientFiles lenient)
             throws ConfigException {
         Settings settings = Settings.defaults().with(ConfigKeys.get("conffile"), file.toString());
         try {
@@ -174,11 +177,11 @@ public final class ConfigLoader {
                 }
             }
             checkCombinations(file, settings, warnings);
-            Optional<AuthFile> authFile = readAuthFile(settings, workingDir, keyLines.get("auth_file"), fileErrors);
+            Optional<AuthFile> authFile = readAuthFile(settings, workingDir, keyLines.get("auth_file"), lenient);
             IniLine hbaLine = keyLines.getOrDefault("auth_hba_file", keyLines.get("auth_type"));
-            Optional<HbaRules> hba = fileErrors == null
+            Optional<HbaRules> hba = lenient == null
                     ? readHba(settings, workingDir, hbaLine, keyLines.get("auth_ident_file"))
-                    : StartFiles.hba(settings, workingDir, fileErrors, warnings);
+                    : lenient.hba(settings, workingDir, warnings);
             return new ConfigSnapshot(file, workingDir, settings, databases, Optional.ofNullable(fallback),
                     users, peers, authFile, hba, warnings);
         } catch (ConfigException e) {
@@ -237,7 +240,7 @@ public final class ConfigLoader {
     }
 
     private static Optional<AuthFile> readAuthFile(Settings settings, Path workingDir, IniLine where,
-                                                   Consumer<String> errors) throws ConfigException {
+                                                   LenientFiles lenient) throws ConfigException {
         String name = settings.string("auth_file");
         if (name.isEmpty()) {
             return Optional.empty();
@@ -245,9 +248,8 @@ public final class ConfigLoader {
         try {
             return Optional.of(AuthFileParser.read(workingDir.resolve(name), name));
         } catch (AuthFileException e) {
-            if (errors != null) {
-                errors.accept(e.line() == 0 ? e.what() : e.what() + " (" + e.file() + ":" + e.line() + ")");
-                return Optional.of(e.readSoFar());
+            if (lenient != null) {
+                return lenient.auth(e);
             }
             if (e.line() == 0 && where != null) {
                 throw error(where, e.what()); // missing file: point at the auth_file line

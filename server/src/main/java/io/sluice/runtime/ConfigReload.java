@@ -11,6 +11,7 @@ import io.sluice.session.ClientSession;
 
 import java.io.IOException;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
@@ -38,13 +39,15 @@ final class ConfigReload {
     /** Re-reads the config files; false (old config kept, reason logged) when they do not load. */
     boolean reloadFiles() {
         ConfigSnapshot next;
+        List<String> fileErrors = new ArrayList<>();
         try {
-            next = ConfigLoader.reload(server.routing().config());
+            next = ConfigLoader.reload(server.routing().config(), fileErrors::add);
         } catch (ConfigException e) {
             e.logLines().forEach(Log.global()::error);
             Log.global().warning("config file loading failed");
             return false;
         }
+        fileErrors.forEach(Log.global()::error);
         apply(next);
         next.warnings().forEach(Log.global()::warning);
         reopenLog(next);

@@ -14,8 +14,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
- * A start reads the auth and hba files as PgBouncer does, so a config PgBouncer starts with
- * starts Sluice: errors are logged and the pooler starts; a reload refuses the same files.
+ * A start and a reload read the auth and hba files as PgBouncer does, so a config PgBouncer
+ * starts with starts Sluice and a reload it takes does not fail: errors are logged; at start the
+ * users before a broken line count, on reload the files read before stay.
  */
 class StartFilesTest {
     @TempDir
@@ -35,7 +36,7 @@ class StartFilesTest {
         assertThat(s.authFile().orElseThrow().users()).containsOnlyKeys("alice");
         assertThat(errors).containsExactly("broken auth file (" + users + ":2)");
         assertThatThrownBy(() -> ConfigLoader.load(dir.resolve("pgbouncer.ini"), dir))
-                .as("a reload refuses it").hasMessageContaining("broken auth file");
+                .as("the migrate tool's check refuses it").hasMessageContaining("broken auth file");
     }
 
     @Test
@@ -66,5 +67,23 @@ class StartFilesTest {
         errors.clear();
         assertThat(start("auth_type = hba\n").hba().orElseThrow().rules()).isEmpty();
         assertThat(errors).containsExactly("auth_type = hba needs auth_hba_file; every login is rejected");
+    }
+
+    @Test
+    void aReloadKeepsTheFilesReadBeforeWhenTheNewOnesCannotBeUsed() throws Exception {
+        Path users = write(dir, "userlist.txt", "\"alice\" \"a\"\n\"bob\" \"b\"\n");
+        Path hba = write(dir, "hba.conf", "host all all 0.0.0.0/0 md5\n");
+        ConfigSnapshot first = start("auth_type = hba\nauth_file = " + users + "\nauth_hba_file = " + hba
+                + "\ndefault_pool_size = 5\n");
+        write(dir, "userlist.txt", "\"alice\" \"a\"\nbob b\n");
+        java.nio.file.Files.delete(hba);
+        write(dir, "pgbouncer.ini", "[pgbouncer]\nauth_type = hba\nauth_file = " + users + "\nauth_hba_file = " + hba
+                + "\ndefault_pool_size = 9\n");
+        ConfigSnapshot second = ConfigLoader.reload(first, errors::add);
+        assertThat(second.defaultPoolSize()).as("the rest of the file applies").isEqualTo(9);
+        assertThat(second.authFile().orElseThrow().users()).containsOnlyKeys("alice", "bob");
+        assertThat(second.hba()).isEqualTo(first.hba());
+        assertThat(errors).containsExactly("broken auth file (" + users + ":2)",
+                "could not open hba config file " + hba + ": No such file or directory; the rules read before stay");
     }
 }

@@ -215,7 +215,8 @@ class HbaIT {
                 assertThat(psql(sameName, mapped.port, mapped.dir)).isEqualTo("unix socket login rejected");
             }
             Files.writeString(hba, "local all all reject\n");
-            mapped.server.applyConfig(io.sluice.config.ConfigLoader.reload(mapped.server.routing().config()));
+            mapped.server.applyConfig(io.sluice.config.ConfigLoader.reload(mapped.server.routing().config(),
+                    error -> { throw new AssertionError(error); }));
             assertThat(psql(viaMap, mapped.port, mapped.dir)).as("after RELOAD").isEqualTo("login rejected");
         } finally {
             Files.deleteIfExists(hba);

@@ -14,7 +14,8 @@ import java.util.Map;
 /**
  * Side by side with PgBouncer: a config whose auth file has a broken line, or whose hba file has
  * a line that cannot be read, still starts; the users before the broken line log in and those
- * after do not, and the hba line is skipped (the next one decides), with the same log lines.
+ * after do not, and the hba line is skipped (the next one decides), with the same log lines. A
+ * RELOAD that finds the auth file gone succeeds, and the users read before still log in.
  */
 class StartFilesIT {
     private static String ini(String settings) {
@@ -58,5 +59,23 @@ class StartFilesIT {
         } finally {
             ScratchDir.delete(dir);
         }
+    }
+
+    @Test
+    void aReloadThatFindsTheAuthFileGoneKeepsItsUsers() throws Exception {
+        Pooler.sameAnswers("auth file gone at RELOAD", ini("auth_type = trust\nadmin_users = postgres\n"),
+                "\"postgres\" \"\"\n", p -> {
+                    Files.delete(p.dir().resolve("userlist.txt"));
+                    List<String> out = new ArrayList<>();
+                    try (RawClient c = new RawClient(p.port())) {
+                        c.send(RawClient.startup(Map.of("user", "postgres", "database", "pgbouncer")));
+                        c.readUntilReadyOrError();
+                        Map<Character, String> error = c.readAfter("RELOAD");
+                        out.add("RELOAD: " + (error == null ? "ok" : error.get('M')));
+                    }
+                    out.add(login(p, "postgres"));
+                    out.add("logged: " + p.log().contains("could not open auth_file"));
+                    return out;
+                }, "RELOAD: ok", "postgres: 1", "logged: true");
     }
 }

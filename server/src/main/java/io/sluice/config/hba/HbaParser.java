@@ -25,9 +25,9 @@ import java.util.function.Consumer;
  * ADDR is {@code all}, {@code addr/prefix} or {@code addr mask} with literal IPv4/IPv6
  * addresses; {@code map=} names a map of the auth_ident_file. What PgBouncer lacks
  * ({@code +group}, {@code samerole}, {@code samegroup}, host names, other options) is refused
- * by name instead of being read as a literal. A line that cannot be read fails the whole file,
- * so a reload never silently loses a rule; at start ({@link #readSkipping}) it is skipped with
- * a warning, as PgBouncer skips it, so a file PgBouncer starts with starts Sluice. Stateless.
+ * by name instead of being read as a literal. A line that cannot be read fails the whole file
+ * (the migrate tool's check, console SET); at start and on RELOAD ({@link #readSkipping}) it is
+ * skipped with a warning, as PgBouncer skips it, so a file PgBouncer takes Sluice takes. Stateless.
  */
 public final class HbaParser {
     /** @file may name further @files; deeper nesting than this is surely a loop. */

@@ -13,8 +13,7 @@ import java.util.Map;
  * Reads userlist.txt with PgBouncer's rules: one {@code "user" "secret"} per line, {@code ""}
  * inside quotes for one quote, anything after the second field ignored, lines starting with
  * {@code ;} and blank lines skipped. A broken line fails the file; the error carries the users
- * read before it, which a start keeps as PgBouncer does, while a reload refuses the file so it
- * never silently drops users. Limits as in 1.25.2: user name under 128 bytes, secret under 2048.
+ * read before it, which a start keeps as PgBouncer does (a reload keeps the file read before). Limits as in 1.25.2: user name under 128 bytes, secret under 2048.
  * Stateless.
  */
 public final class AuthFileParser {

@@ -4,7 +4,6 @@ import io.sluice.testkit.Await;
 import io.sluice.testkit.Encryption;
 import io.sluice.testkit.PgBouncerProcess;
 import io.sluice.testkit.PgCluster;
-import io.sluice.testkit.ProcessResult;
 import io.sluice.testkit.SluiceProcess;
 import io.sluice.testkit.Userlist;
 import org.junit.jupiter.api.Test;
@@ -52,6 +51,12 @@ class LogWordsIT {
                 scenario.run(new Pooler("PgBouncer " + PgBouncerProcess.version(), pgb.port(), pgb::logText));
             }
         }
+    }
+
+    /** Records the log lines {@code kept} selects, normalised, under "Sluice" or "PgBouncer". */
+    private static void keep(Map<String, List<String>> seen, Pooler p, java.util.function.Predicate<String> kept) {
+        seen.put(p.name().startsWith("Sluice") ? "Sluice" : "PgBouncer",
+                p.log().lines().filter(kept).map(LogWordsIT::normal).toList());
     }
 
     /** The client's error, as soon as it is read; the log must already give the reason. */
@@ -163,9 +168,7 @@ class LogWordsIT {
                     pg.query("select pg_terminate_backend(" + pid + ")");
                     Await.until(Duration.ofSeconds(10), () -> p.log().contains("server conn crashed?"),
                             p.name() + " closing the terminated server");
-                    seen.put(p.name().startsWith("Sluice") ? "Sluice" : "PgBouncer", p.log().lines()
-                            .filter(l -> l.contains(" S-0x") && !l.contains("new connection"))
-                            .map(LogWordsIT::normal).toList());
+                    keep(seen, p, l -> l.contains(" S-0x") && !l.contains("new connection"));
                 });
         sameLines("marked and terminated servers", seen,
                 "LOG X: sess/postgres@127.0.0.1:PORT closing because: close_needed (age=Ns)",
@@ -188,124 +191,11 @@ class LogWordsIT {
                 c.send(ByteBuffer.allocate(9).put((byte) 'd').putInt(8).put("abcd".getBytes(java.nio.charset.StandardCharsets.US_ASCII)).array());
             }
             Await.until(Duration.ofSeconds(10), () -> p.log().contains("server was not ready"), p.name() + " closing the server");
-            seen.put(p.name().startsWith("Sluice") ? "Sluice" : "PgBouncer", p.log().lines()
-                    .filter(l -> l.contains("closing because")).map(LogWordsIT::normal).toList());
+            keep(seen, p, l -> l.contains("closing because"));
         });
         sameLines("CopyData outside a COPY", seen,
                 "LOG X: postgres/postgres@127.0.0.1:PORT closing because: client unexpected eof (age=Ns)",
                 "LOG X: postgres/postgres@127.0.0.1:PORT closing because: client disconnect while server was not ready (age=Ns)");
-    }
-
-    /**
-     * A config file that does not load: the parser's ERROR lines in PgBouncer's words (the place
-     * as "in configuration (file:line)"), then "FATAL cannot load config file", and exit code 1.
-     * One that loads but cannot set TLS up: the reason as an ERROR, then "FATAL TLS setup failed";
-     * an %include that cannot be read, and a logfile that cannot be opened, in PgBouncer's words.
-     */
-    @Test
-    void aConfigFileThatDoesNotLoadIsReportedInPgBouncersWords() throws Exception {
-        Path dir = io.sluice.testkit.ScratchDir.create("badini");
-        Map<String, String> files = new LinkedHashMap<>();
-        files.put("bad value", "default_pool_size = abc");
-        files.put("unknown key", "foo_bar = 1");
-        files.put("syntax error", "this is not a key value line");
-        files.put("unknown db parameter", "[databases]\nx = host=127.0.0.1 colour=red");
-        files.put("tls without key", "client_tls_sslmode = require");
-        files.put("include missing", "%include /nonexistent-sluice-dir/more.ini");
-        files.put("logfile unopenable", "logfile = /nonexistent-sluice-dir/x.log");
-        Map<String, List<String>> seen = new LinkedHashMap<>();
-        try {
-            for (Map.Entry<String, String> f : files.entrySet()) {
-                Path ini = dir.resolve(f.getKey().replace(' ', '_') + ".ini");
-                java.nio.file.Files.writeString(ini, "[databases]\n[pgbouncer]\nlisten_port = 1\n" + f.getValue() + "\n");
-                java.nio.file.Files.setPosixFilePermissions(ini, java.nio.file.attribute.PosixFilePermissions.fromString("rw-r--r--"));
-                ProcessResult sluice = io.sluice.testkit.ProcessRunner.of("/bin/sh",
-                                Path.of("src/main/dist/bin/sluice").toAbsolutePath().toString(), ini.toString())
-                        .env("SLUICE_JAR", JAR.toAbsolutePath().toString()).env("JAVA_OPTS", "-Xmx64m -XX:+UseSerialGC")
-                        .asServiceUser().run();
-                seen.computeIfAbsent("Sluice", k -> new java.util.ArrayList<>()).addAll(errorLines(sluice, ini));
-                if (PgBouncerProcess.available()) {
-                    ProcessResult pgb = io.sluice.testkit.ProcessRunner.of(PgBouncerProcess.binary().toString(), ini.toString())
-                            .asServiceUser().run();
-                    seen.computeIfAbsent("PgBouncer", k -> new java.util.ArrayList<>()).addAll(errorLines(pgb, ini));
-                }
-            }
-        } finally {
-            io.sluice.testkit.ScratchDir.delete(dir);
-        }
-        sameLines("config files that do not load", seen,
-                "ERROR invalid value \"abc\" for parameter default_pool_size in configuration (bad_value.ini:4)",
-                "FATAL cannot load config file", "exit 1",
-                "ERROR unknown parameter: pgbouncer/foo_bar",
-                "ERROR invalid value \"1\" for parameter foo_bar in configuration (unknown_key.ini:4)",
-                "FATAL cannot load config file", "exit 1",
-                "ERROR syntax error in configuration (syntax_error.ini:4), stopping loading",
-                "FATAL cannot load config file", "exit 1",
-                "ERROR unrecognized connection parameter: colour",
-                "ERROR invalid value \"host=127.0.0.1 colour=red\" for parameter x in configuration"
-                        + " (unknown_db_parameter.ini:5)",
-                "FATAL cannot load config file", "exit 1",
-                "ERROR To allow TLS connections from clients, client_tls_key_file and client_tls_cert_file must be set.",
-                "FATAL TLS setup failed", "exit 1",
-                "ERROR could not load file \"/nonexistent-sluice-dir/more.ini\": No such file or directory",
-                "ERROR error processing include file in configuration (include_missing.ini:4), stopping loading",
-                "FATAL cannot load config file", "exit 1",
-                "FATAL Cannot open logfile: '/nonexistent-sluice-dir/x.log': No such file or directory", "exit 1");
-    }
-
-    /**
-     * Started quietly (-q, or -d with stderr gone), a config that does not load is told in the
-     * logfile that the lines before the bad one had named, as PgBouncer writes it there; a logfile
-     * named only after the bad line is never opened.
-     */
-    @Test
-    void aConfigFileThatDoesNotLoadIsLoggedToTheLogfileItHadNamed() throws Exception {
-        Path dir = io.sluice.testkit.ScratchDir.create("badini-log");
-        java.nio.file.Files.setPosixFilePermissions(dir, java.nio.file.attribute.PosixFilePermissions.fromString("rwxrwxrwx"));
-        Map<String, List<String>> seen = new LinkedHashMap<>();
-        try {
-            for (String who : List.of("Sluice", "PgBouncer")) {
-                if (who.equals("PgBouncer") && !PgBouncerProcess.available()) {
-                    continue;
-                }
-                Path before = dir.resolve(who + "-before.log");
-                Path after = dir.resolve(who + "-after.log");
-                Path ini = dir.resolve(who + ".ini");
-                java.nio.file.Files.writeString(ini, "[databases]\n[pgbouncer]\nlisten_port = 1\nlogfile = " + before
-                        + "\ndefault_pool_size = abc\nlogfile = " + after + "\n");
-                java.nio.file.Files.setPosixFilePermissions(ini, java.nio.file.attribute.PosixFilePermissions.fromString("rw-r--r--"));
-                ProcessResult r = who.equals("Sluice")
-                        ? io.sluice.testkit.ProcessRunner.of("/bin/sh", Path.of("src/main/dist/bin/sluice").toAbsolutePath().toString(),
-                                "-q", ini.toString()).env("SLUICE_JAR", JAR.toAbsolutePath().toString())
-                                .env("JAVA_OPTS", "-Xmx64m -XX:+UseSerialGC").asServiceUser().run()
-                        : io.sluice.testkit.ProcessRunner.of(PgBouncerProcess.binary().toString(), "-q", ini.toString())
-                                .asServiceUser().run();
-                List<String> lines = new java.util.ArrayList<>(java.nio.file.Files.exists(before)
-                        ? java.nio.file.Files.readAllLines(before).stream()
-                                .map(l -> l.replaceAll("^.*?\\b(ERROR|FATAL) ", "$1 ").replace(dir + "/", "")).toList()
-                        : List.of("no logfile"));
-                lines.add("exit " + r.exitCode());
-                lines.add("stderr: " + r.stderr().strip());
-                lines.add("later logfile opened: " + java.nio.file.Files.exists(after));
-                seen.put(who, lines);
-            }
-        } finally {
-            io.sluice.testkit.ScratchDir.delete(dir);
-        }
-        // the file name differs per pooler: compare from the message on
-        seen.replaceAll((who, lines) -> lines.stream().map(l -> l.replace(who + ".ini", "x.ini")).toList());
-        sameLines("a config that does not load, -q", seen,
-                "ERROR invalid value \"abc\" for parameter default_pool_size in configuration (x.ini:5)",
-                "FATAL cannot load config file", "exit 1", "stderr: ", "later logfile opened: false");
-    }
-
-    /** A run's ERROR and FATAL lines without time and pid, the ini's directory left out, and its exit code. */
-    private static List<String> errorLines(ProcessResult r, Path ini) {
-        List<String> out = new java.util.ArrayList<>(r.stderr().lines().filter(l -> l.matches(".*\\b(ERROR|FATAL) .*"))
-                .map(l -> l.replaceAll("^.*?\\b(ERROR|FATAL) ", "$1 ").replace(ini.getParent() + "/", ""))
-                .toList());
-        out.add("exit " + r.exitCode());
-        return out;
     }
 
     /**
@@ -412,10 +302,7 @@ class LogWordsIT {
                 assertThat(c.readUntilReadyOrError()).containsEntry('C', "57014");
             }
             Await.until(Duration.ofSeconds(10), () -> p.log().contains("(nouser)@127.0.0.1"), p.name() + " logging the request");
-            seen.put(p.name().startsWith("Sluice") ? "Sluice" : "PgBouncer", p.log().lines()
-                    .filter(l -> l.matches(".*(new connection to server|successfully sent cancel request).*"))
-                    .map(LogWordsIT::normal)
-                    .toList());
+            keep(seen, p, l -> l.matches(".*(new connection to server|successfully sent cancel request).*"));
         });
         sameLines("a forwarded cancel", seen,
                 "LOG X: postgres/postgres@127.0.0.1:PORT new connection to server (from 127.0.0.1:PORT)",
@@ -441,10 +328,7 @@ class LogWordsIT {
                     psql(p, "pgbouncer", "postgres", null, "RESUME postgres");
                     Await.until(Duration.ofSeconds(10), () -> p.log().contains("pooler error: query timeout")
                             && p.log().contains("RESUME"), p.name() + " logging the timeout and the console");
-                    seen.put(p.name().startsWith("Sluice") ? "Sluice" : "PgBouncer", p.log().lines()
-                            .filter(l -> l.matches(".*(login attempt|new connection to server|closing because).*"))
-                            .map(LogWordsIT::normal)
-                            .toList());
+                    keep(seen, p, l -> l.matches(".*(login attempt|new connection to server|closing because).*"));
                 });
         sameLines("connection lines switched off", seen);
     }
@@ -470,10 +354,7 @@ class LogWordsIT {
             psql(p, "postgres", "bob", "wrong", "select 1");   // a last line: the hang-up's would come before it
             Await.until(Duration.ofSeconds(10), () -> p.log().split("password authentication failed", -1).length > 3,
                     p.name() + " logging the last login");
-            seen.put(p.name().startsWith("Sluice") ? "Sluice" : "PgBouncer", p.log().lines()
-                    .filter(l -> l.matches(".*(login attempt|no such user|ERROR C-|closing because).*"))
-                    .map(LogWordsIT::normal)
-                    .toList());
+            keep(seen, p, l -> l.matches(".*(login attempt|no such user|ERROR C-|closing because).*"));
         });
         String bob = "X: postgres/bob@127.0.0.1:PORT ";
         sameLines("SCRAM failure lines", seen,
@@ -550,7 +431,7 @@ class LogWordsIT {
     }
 
     /** Prints what each pooler logged under {@code label}; Sluice must log {@code expected}, PgBouncer (when it ran) the same. */
-    private static void sameLines(String label, Map<String, List<String>> seen, String... expected) {
+    static void sameLines(String label, Map<String, List<String>> seen, String... expected) {
         System.out.println(label + ": " + seen);
         assertThat(seen.get("Sluice")).containsExactly(expected);
         if (seen.containsKey("PgBouncer")) {

@@ -125,7 +125,8 @@ public final class NettyServerConnector implements ServerConnector {
                     protected void initChannel(Channel ch) {
                         tuning.apply(ch); // a unix socket is left alone
                         fairReads.apply(ch);
-                        ServerConnection conn = new ServerConnection(ch, target, key.database(), login, logging.disconnections());
+                        ServerConnection conn = new ServerConnection(ch, target, key.database(), login,
+                                logging.disconnections());
                         ServerDebug.launching(conn, target);
                         if (negotiateTls) {
                             ch.pipeline().addLast(ServerTlsNegotiation.NAME, new ServerTlsNegotiation(serverTls, conn,

@@ -289,7 +289,8 @@ public final class ServerConnection extends ChannelInboundHandlerAdapter impleme
     /** PgBouncer's "closing because" line, written only while log_disconnections is on. */
     private void logClosing(String reason) {
         if (logDisconnections.getAsBoolean()) {
-            log(Level.LOG, "closing because: " + reason + " (age=" + (System.currentTimeMillis() - connectTimeMillis) / 1000 + "s)");
+            long age = (System.currentTimeMillis() - connectTimeMillis) / 1000;
+            log(Level.LOG, "closing because: " + reason + " (age=" + age + "s)");
         }
     }
 

@@ -111,7 +111,7 @@ public final class Listeners {
                     tcp.add(listener);
                     // PgBouncer's words. Its "*" is two wildcard sockets, IPv4 and IPv6; here one
                     // dual-stack socket stands for both when the system has IPv6
-                    boolean dualStack = sa.getAddress().isAnyLocalAddress()
+                    boolean dualStack = "*".equals(addr)
                             && ((InetSocketAddress) listener.localAddress()).getAddress() instanceof Inet6Address;
                     for (String shown : dualStack ? List.of("0.0.0.0", "[::]") : List.of(shown(sa))) {
                         info.accept("listening on " + shown + ":" + port);

@@ -35,7 +35,7 @@ final class RelayTimeouts {
     /** PgBouncer's "not ready": the linked server owes an answer or is in a transaction. */
     private final BooleanSupplier serverNotReady;
     /** Ends the session under a timeout's reason (the relay closes a linked server first). */
-    private final Consumer<String> expire;
+    private final Consumer<String> onExpired;
     /** Start of the open transaction (context clock), or -1 when none is open. */
     private long transactionStart = -1;
     private boolean waitNoticeSent;
@@ -53,7 +53,7 @@ final class RelayTimeouts {
         this.route = route;
         this.timers = timers;
         this.serverNotReady = serverNotReady;
-        this.expire = expire;
+        this.onExpired = expire;
     }
 
     long now() {
@@ -143,6 +143,6 @@ final class RelayTimeouts {
     }
 
     private void expire(String reason) {
-        expire.accept(reason);
+        onExpired.accept(reason);
     }
 }

@@ -4,12 +4,12 @@ import io.netty.channel.Channel;
 import io.netty.channel.EventLoopGroup;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 import java.io.IOException;
 import java.net.BindException;
 import java.net.InetAddress;
 import java.net.ServerSocket;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -32,6 +32,8 @@ class ListenersBindTest {
     private final List<String> warnings = new ArrayList<>();
     private final List<String> infos = new ArrayList<>();
     private final Listeners listeners = new Listeners(group, transport, line -> { }, warnings::add, infos::add);
+    @TempDir
+    Path tmp;
 
     @AfterEach
     void stop() {
@@ -83,15 +85,13 @@ class ListenersBindTest {
     @Test
     void aUnixSocketDirThatDoesNotExistIsAWarning() throws Exception {
         assumeTrue(transport.nativeSockets(), "unix sockets need a native transport");
-        Path missing = Files.createTempDirectory("sluice-listen").resolve("gone");
+        Path missing = tmp.resolve("gone");
         try (ServerSocket taken = takenPort()) {
             int port = taken.getLocalPort();
             bind(List.of("127.0.0.2"), port, missing.toString(), false);
             assertThat(warnings).singleElement().asString()
                     .startsWith("cannot listen on unix:" + missing + "/.s.PGSQL." + port + ": bind(): ");
             assertThat(listeners.tcpPorts()).containsExactly(port);
-        } finally {
-            Files.delete(missing.getParent());
         }
     }
 

@@ -179,9 +179,8 @@ public final class ConfigLoader {
             checkCombinations(file, settings, warnings);
             Optional<AuthFile> authFile = readAuthFile(settings, workingDir, keyLines.get("auth_file"), lenient);
             IniLine hbaLine = keyLines.getOrDefault("auth_hba_file", keyLines.get("auth_type"));
-            Optional<HbaRules> hba = lenient == null
-                    ? readHba(settings, workingDir, hbaLine, keyLines.get("auth_ident_file"))
-                    : lenient.hba(settings, workingDir, warnings);
+            Optional<HbaRules> hba = readHba(settings, workingDir, hbaLine, keyLines.get("auth_ident_file"),
+                    lenient, warnings);
             return new ConfigSnapshot(file, workingDir, settings, databases, Optional.ofNullable(fallback),
                     users, peers, authFile, hba, warnings);
         } catch (ConfigException e) {
@@ -233,7 +232,7 @@ public final class ConfigLoader {
         }
         Optional<HbaRules> hba = snap.hba();
         if (k.name().equals("auth_type") || k.name().equals("auth_hba_file") || k.name().equals("auth_ident_file")) {
-            hba = readHba(settings, snap.workingDir(), null, null);
+            hba = readHba(settings, snap.workingDir(), null, null, null, List.of());
         }
         return new ConfigSnapshot(snap.source(), snap.workingDir(), settings, snap.databases(),
                 snap.fallback(), snap.users(), snap.peers(), authFile, hba, snap.warnings());
@@ -265,14 +264,18 @@ public final class ConfigLoader {
      * PgBouncer reads the hba file (and auth_ident_file, whose maps its lines name) only with
      * auth_type = hba; then the hba file is required.
      */
-    private static Optional<HbaRules> readHba(Settings settings, Path workingDir, IniLine where, IniLine identWhere)
-            throws ConfigException {
+    private static Optional<HbaRules> readHba(Settings settings, Path workingDir, IniLine where, IniLine identWhere,
+                                              LenientFiles lenient, List<String> warnings) throws ConfigException {
         if (!settings.string("auth_type").equals("hba")) {
             return Optional.empty();
         }
         String name = settings.string("auth_hba_file");
         if (name.isEmpty()) {
             String what = "auth_type = hba needs auth_hba_file";
+            if (lenient != null) {
+                lenient.errors().accept(what + "; every login is rejected");
+                return Optional.of(new HbaRules("", List.of()));
+            }
             throw where != null ? error(where, what) : new ConfigException(what);
         }
         IdentMaps idents = IdentMaps.NONE;
@@ -282,13 +285,21 @@ public final class ConfigLoader {
                 idents = IdentParser.read(workingDir.resolve(identName), identName);
             }
         } catch (HbaException e) {
-            // a missing ident file: point at the auth_ident_file line
-            throw e.line() == 0 && identWhere != null ? error(identWhere, e.what())
-                    : e.line() == 0 ? new ConfigException(e.what()) : new ConfigException(e.file(), e.line(), e.what());
+            if (lenient == null) {
+                // a missing ident file: point at the auth_ident_file line
+                throw e.line() == 0 && identWhere != null ? error(identWhere, e.what())
+                        : e.line() == 0 ? new ConfigException(e.what()) : new ConfigException(e.file(), e.line(), e.what());
+            }
+            lenient.errors().accept(e.what()); // the hba lines that name its maps are skipped below
         }
+        Path file = workingDir.resolve(name);
         try {
-            return Optional.of(HbaParser.read(workingDir.resolve(name), name, idents));
+            return Optional.of(lenient == null ? HbaParser.read(file, name, idents)
+                    : HbaParser.readSkipping(file, name, idents, lenient.skipped(warnings)));
         } catch (HbaException e) {
+            if (lenient != null) {
+                return lenient.noRules(name, e.what());
+            }
             if (e.line() == 0) {
                 throw where != null ? error(where, e.what()) : new ConfigException(e.what());
             }

@@ -1,21 +1,18 @@
 package io.sluice.config;
 
 import io.sluice.config.hba.HbaException;
-import io.sluice.config.hba.HbaParser;
 import io.sluice.config.hba.HbaRules;
-import io.sluice.config.hba.IdentMaps;
-import io.sluice.config.hba.IdentParser;
 import io.sluice.config.userlist.AuthFile;
 import io.sluice.config.userlist.AuthFileException;
 
-import java.nio.file.Path;
 import java.util.List;
 import java.util.Optional;
 import java.util.function.Consumer;
 
 /**
- * The auth and hba files as PgBouncer reads them at start and on RELOAD, where a bad file must
- * not stop the pooler or fail the reload: what cannot be read is an ERROR (to {@code errors}); an
+ * What a start or a RELOAD does with an auth or hba file it cannot fully use, as PgBouncer does
+ * (ConfigLoader reads the files and hands the failures here), where a bad file must not stop the
+ * pooler or fail the reload: what cannot be read is an ERROR (to {@code errors}); an
  * hba line that cannot be read is skipped with PgBouncer's two warnings ("hba line N: ...",
  * "could not parse hba config line N"). A file that cannot be used at all leaves what a reload
  * had ({@code previous}); at start the auth file's users before a broken line are the users, and
@@ -28,33 +25,18 @@ record LenientFiles(Consumer<String> errors, Optional<ConfigSnapshot> previous) 
         return previous.flatMap(ConfigSnapshot::authFile).or(() -> Optional.of(e.readSoFar()));
     }
 
-    Optional<HbaRules> hba(Settings settings, Path workingDir, List<String> warnings) {
-        if (!settings.string("auth_type").equals("hba")) {
-            return Optional.empty();
-        }
-        String name = settings.string("auth_hba_file");
-        if (name.isEmpty()) {
-            errors.accept("auth_type = hba needs auth_hba_file; every login is rejected");
-            return Optional.of(new HbaRules("", List.of())); // a reload that turns hba on gets no rules either
-        }
-        IdentMaps idents = IdentMaps.NONE;
-        String identName = settings.string("auth_ident_file");
-        if (!identName.isEmpty()) {
-            try {
-                idents = IdentParser.read(workingDir.resolve(identName), identName);
-            } catch (HbaException e) {
-                errors.accept(e.what()); // the hba lines that name its maps are skipped below
-            }
-        }
-        try {
-            return Optional.of(HbaParser.readSkipping(workingDir.resolve(name), name, idents, e -> {
-                warnings.add("hba line " + e.line() + ": " + e.what() + " (" + e.file() + ")");
-                warnings.add("could not parse hba config line " + e.line());
-            }));
-        } catch (HbaException e) {
-            Optional<HbaRules> kept = previous.flatMap(ConfigSnapshot::hba);
-            errors.accept(e.what() + (kept.isPresent() ? "; the rules read before stay" : "; every login is rejected"));
-            return kept.or(() -> Optional.of(new HbaRules(name, List.of())));
-        }
+    /** An hba line that cannot be read: PgBouncer's two warnings, and the line is skipped. */
+    Consumer<HbaException> skipped(List<String> warnings) {
+        return e -> {
+            warnings.add("hba line " + e.line() + ": " + e.what() + " (" + e.file() + ")");
+            warnings.add("could not parse hba config line " + e.line());
+        };
+    }
+
+    /** No hba rules could be read ({@code why}): a reload keeps the ones it had, a start rejects every login. */
+    Optional<HbaRules> noRules(String name, String why) {
+        Optional<HbaRules> kept = previous.flatMap(ConfigSnapshot::hba);
+        errors.accept(why + (kept.isPresent() ? "; the rules read before stay" : "; every login is rejected"));
+        return kept.or(() -> Optional.of(new HbaRules(name, List.of())));
     }
 }

@@ -72,13 +72,12 @@ public final class CancelForwarder implements Cancels {
                     if (logging.connections().getAsBoolean()) {
                         Endpoint local = Endpoint.of(ch.localAddress(), 0);
                         Log.global().server(id, server.database(), server.user(), at.address(), at.port(),
-                                "new connection to server (from " + local.address() + ":" + local.port() + ")");
+                                Log.newServerConnection(local.address(), local.port()));
                     }
                 }, () -> {
                     if (logging.disconnections().getAsBoolean()) {
                         Log.global().server(id, server.database(), server.user(), at.address(), at.port(),
-                                "closing because: " + (up[0] ? SENT : "connect failed")
-                                        + " (age=" + (System.currentTimeMillis() - started) / 1000 + "s)");
+                                Log.closingBecause(up[0] ? SENT : "connect failed", started));
                     }
                     ended(server);
                     done.run();

@@ -289,8 +289,7 @@ public final class ServerConnection extends ChannelInboundHandlerAdapter impleme
     /** PgBouncer's "closing because" line, written only while log_disconnections is on. */
     private void logClosing(String reason) {
         if (logDisconnections.getAsBoolean()) {
-            long age = (System.currentTimeMillis() - connectTimeMillis) / 1000;
-            log(Level.LOG, "closing because: " + reason + " (age=" + age + "s)");
+            log(Level.LOG, Log.closingBecause(reason, connectTimeMillis));
         }
     }
 

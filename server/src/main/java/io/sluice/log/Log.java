@@ -196,6 +196,16 @@ public final class Log {
         }
     }
 
+    /** PgBouncer's disconnect line for a socket connected at {@code connectedAtMillis}: the reason and the age. */
+    public static String closingBecause(String reason, long connectedAtMillis) {
+        return "closing because: " + reason + " (age=" + (System.currentTimeMillis() - connectedAtMillis) / 1000 + "s)";
+    }
+
+    /** PgBouncer's line for a server connection made from {@code localAddr:localPort}. */
+    public static String newServerConnection(String localAddr, int localPort) {
+        return "new connection to server (from " + localAddr + ":" + localPort + ")";
+    }
+
     /**
      * PgBouncer's socket prefix, including the trailing space. An unknown (null or empty) database or user prints
      * as {@code (nodb)} / {@code (nouser)}, as PgBouncer does before login completes.

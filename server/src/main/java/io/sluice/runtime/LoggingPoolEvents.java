@@ -17,7 +17,7 @@ final class LoggingPoolEvents implements PoolEvents {
         var conn = server.servers().get(serverId);
         if (conn != null && server.routing().config().settings().flag("log_connections")) {
             Log.global().server(serverId, key.database(), key.user(), conn.remote().address(), conn.remote().port(),
-                    "new connection to server (from " + conn.local().address() + ":" + conn.local().port() + ")");
+                    Log.newServerConnection(conn.local().address(), conn.local().port()));
         }
     }
 

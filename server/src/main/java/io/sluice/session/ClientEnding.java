@@ -111,8 +111,7 @@ final class ClientEnding {
         closing = true;
         session.timers().cancelAll();
         if (reason != null && session.context().settings().logDisconnections()) {
-            session.log("closing because: " + reason + " (age="
-                    + ((System.currentTimeMillis() - session.connectTimeMillis()) / 1000) + "s)");
+            session.log(Log.closingBecause(reason, session.connectTimeMillis()));
         }
         session.settle();
         session.moveTo(ClientSession.State.CLOSED);

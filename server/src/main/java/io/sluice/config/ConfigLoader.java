@@ -57,6 +57,9 @@ public final class ConfigLoader {
         try {
             return new IniParser(workingDir).parse(workingDir.resolve(file), file.toString());
         } catch (IniException e) {
+            if (e.file() == null) {
+                throw new ConfigException(e.what());
+            }
             throw e.include() ? ConfigException.includeFailed(e.file(), e.line(), e.what())
                     : new ConfigException(e.file(), e.line(), e.what());
         }
@@ -168,7 +171,8 @@ public final class ConfigLoader {
                 }
             }
             if (!sawMain) {
-                throw new ConfigException(file.toString(), 0, "main section missing from config file");
+                // PgBouncer's words, its function's name included: operators grep their logs for them
+                throw new ConfigException("load_init_file: main section missing from config file");
             }
             for (Map.Entry<String, IniLine> e : keyLines.entrySet()) {
                 if (!ConfigKeys.get(e.getKey()).supported()) {

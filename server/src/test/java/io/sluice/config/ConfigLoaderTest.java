@@ -149,7 +149,7 @@ class ConfigLoaderTest {
         assertError("[pgbouncer\n", "pgbouncer.ini:1: syntax error in configuration");
         assertError("[pgbouncer]\n[other]\n", "pgbouncer.ini:2: invalid section \"other\"");
         assertError("listen_port = 1\n[pgbouncer]\n", "pgbouncer.ini:1: value without section: listen_port");
-        assertError("[databases]\n", "pgbouncer.ini: main section missing from config file");
+        assertError("[databases]\n", "load_init_file: main section missing from config file");
         assertError("[pgbouncer]\n[databases]\nx = host=a colour=red\n",
                 "pgbouncer.ini:3: unrecognized connection parameter: colour");
         assertError("[pgbouncer]\n[databases]\nx = host='open\n", "pgbouncer.ini:3: syntax error in connection string");

@@ -76,6 +76,45 @@ class StartFailureWordsIT {
     }
 
     /**
+     * A config file that cannot be read at all (missing, or not readable by the service user),
+     * or that has no [pgbouncer] section: PgBouncer's one ERROR line, then the FATAL.
+     */
+    @Test
+    void aConfigFileThatCannotBeReadIsReportedInPgBouncersWords() throws Exception {
+        Path dir = io.sluice.testkit.ScratchDir.create("unreadable-ini");
+        Map<String, List<String>> seen = new LinkedHashMap<>();
+        try {
+            Path noMain = dir.resolve("no_main.ini");
+            java.nio.file.Files.writeString(noMain, "[databases]\nx = host=127.0.0.1\n");
+            java.nio.file.Files.setPosixFilePermissions(noMain, java.nio.file.attribute.PosixFilePermissions.fromString("rw-r--r--"));
+            Path unreadable = dir.resolve("unreadable.ini");
+            java.nio.file.Files.writeString(unreadable, "[pgbouncer]\nlisten_port = 1\n");
+            java.nio.file.Files.setPosixFilePermissions(unreadable, java.nio.file.attribute.PosixFilePermissions.fromString("---------"));
+            for (Path ini : List.of(dir.resolve("missing.ini"), unreadable, noMain)) {
+                ProcessResult sluice = io.sluice.testkit.ProcessRunner.of("/bin/sh",
+                                Path.of("src/main/dist/bin/sluice").toAbsolutePath().toString(), ini.toString())
+                        .env("SLUICE_JAR", JAR.toAbsolutePath().toString()).env("JAVA_OPTS", "-Xmx64m -XX:+UseSerialGC")
+                        .asServiceUser().run();
+                seen.computeIfAbsent("Sluice", k -> new java.util.ArrayList<>()).addAll(errorLines(sluice, ini));
+                if (PgBouncerProcess.available()) {
+                    ProcessResult pgb = io.sluice.testkit.ProcessRunner.of(PgBouncerProcess.binary().toString(), ini.toString())
+                            .asServiceUser().run();
+                    seen.computeIfAbsent("PgBouncer", k -> new java.util.ArrayList<>()).addAll(errorLines(pgb, ini));
+                }
+            }
+        } finally {
+            io.sluice.testkit.ScratchDir.delete(dir);
+        }
+        sameLines("config files that cannot be read", seen,
+                "ERROR could not load file \"missing.ini\": No such file or directory",
+                "FATAL cannot load config file", "exit 1",
+                "ERROR could not load file \"unreadable.ini\": Permission denied",
+                "FATAL cannot load config file", "exit 1",
+                "ERROR load_init_file: main section missing from config file",
+                "FATAL cannot load config file", "exit 1");
+    }
+
+    /**
      * Started quietly (-q, or -d with stderr gone), a config that does not load is told in the
      * logfile that the lines before the bad one had named, as PgBouncer writes it there; a logfile
      * named only after the bad line is never opened.

@@ -19,6 +19,16 @@ public final class IniException extends FileLineException {
         this.include = include;
     }
 
+    /** The file given to the parser could not be read: {@code what} names it and says why, as PgBouncer does. */
+    static IniException unreadable(String what) {
+        return new IniException(what);
+    }
+
+    private IniException(String what) {
+        super(what);
+        this.include = false;
+    }
+
     /** True when an included file could not be read. */
     public boolean include() {
         return include;

@@ -1,10 +1,11 @@
 package io.sluice.config.ini;
 
+import io.sluice.config.FileErrors;
 import io.sluice.config.QuotedText;
+
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -49,7 +50,7 @@ public final class IniParser {
         try {
             text = read(file);
         } catch (IOException e) {
-            throw new IniException(name, 0, "could not read config file: " + reason(e));
+            throw IniException.unreadable("could not load file \"" + name + "\": " + FileErrors.reason(e));
         }
         parseText(name, text, 0, out);
         return out;
@@ -94,7 +95,7 @@ public final class IniParser {
         try {
             text = read(p);
         } catch (IOException e) {
-            throw new IniException(name, lineNo, "could not load file \"" + target + "\": " + reason(e), true);
+            throw new IniException(name, lineNo, "could not load file \"" + target + "\": " + FileErrors.reason(e), true);
         }
         parseText(target, text, level + 1, out);
     }
@@ -142,12 +143,5 @@ public final class IniParser {
     private static String read(Path p) throws IOException {
         // lenient decoding: a stray Latin-1 byte in a comment must not make the file unreadable
         return new String(Files.readAllBytes(p), StandardCharsets.UTF_8);
-    }
-
-    private static String reason(IOException e) {
-        if (e instanceof NoSuchFileException) {
-            return "No such file or directory";
-        }
-        return e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
     }
 }

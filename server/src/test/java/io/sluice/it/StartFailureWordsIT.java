@@ -77,41 +77,50 @@ class StartFailureWordsIT {
 
     /**
      * A config file that cannot be read at all (missing, or not readable by the service user),
-     * or that has no [pgbouncer] section: PgBouncer's one ERROR line, then the FATAL.
+     * or that has no [pgbouncer] section, and a -u user that does not exist: PgBouncer's one
+     * line, then (for a config) the FATAL.
      */
     @Test
-    void aConfigFileThatCannotBeReadIsReportedInPgBouncersWords() throws Exception {
+    void aConfigFileThatCannotBeReadOrAnUnknownUserIsReportedInPgBouncersWords() throws Exception {
         Path dir = io.sluice.testkit.ScratchDir.create("unreadable-ini");
         Map<String, List<String>> seen = new LinkedHashMap<>();
         try {
-            Path noMain = dir.resolve("no_main.ini");
-            java.nio.file.Files.writeString(noMain, "[databases]\nx = host=127.0.0.1\n");
-            java.nio.file.Files.setPosixFilePermissions(noMain, java.nio.file.attribute.PosixFilePermissions.fromString("rw-r--r--"));
-            Path unreadable = dir.resolve("unreadable.ini");
-            java.nio.file.Files.writeString(unreadable, "[pgbouncer]\nlisten_port = 1\n");
-            java.nio.file.Files.setPosixFilePermissions(unreadable, java.nio.file.attribute.PosixFilePermissions.fromString("---------"));
-            for (Path ini : List.of(dir.resolve("missing.ini"), unreadable, noMain)) {
-                ProcessResult sluice = io.sluice.testkit.ProcessRunner.of("/bin/sh",
-                                Path.of("src/main/dist/bin/sluice").toAbsolutePath().toString(), ini.toString())
+            Path noMain = writeIni(dir.resolve("no_main.ini"), "[databases]\nx = host=127.0.0.1\n", "rw-r--r--");
+            Path unreadable = writeIni(dir.resolve("unreadable.ini"), "[pgbouncer]\nlisten_port = 1\n", "---------");
+            Path good = writeIni(dir.resolve("good.ini"), "[pgbouncer]\nlisten_port = 1\n", "rw-r--r--");
+            List<List<String>> runs = List.of(List.of(dir.resolve("missing.ini").toString()), List.of(unreadable.toString()),
+                    List.of(noMain.toString()), List.of("-u", "no-such-user-sluice", good.toString()));
+            for (List<String> args : runs) {
+                List<String> cmd = new java.util.ArrayList<>(List.of("/bin/sh", Path.of("src/main/dist/bin/sluice").toAbsolutePath().toString()));
+                cmd.addAll(args);
+                ProcessResult sluice = io.sluice.testkit.ProcessRunner.of(cmd)
                         .env("SLUICE_JAR", JAR.toAbsolutePath().toString()).env("JAVA_OPTS", "-Xmx64m -XX:+UseSerialGC")
                         .asServiceUser().run();
-                seen.computeIfAbsent("Sluice", k -> new java.util.ArrayList<>()).addAll(errorLines(sluice, ini));
+                seen.computeIfAbsent("Sluice", k -> new java.util.ArrayList<>()).addAll(errorLines(sluice, good));
                 if (PgBouncerProcess.available()) {
-                    ProcessResult pgb = io.sluice.testkit.ProcessRunner.of(PgBouncerProcess.binary().toString(), ini.toString())
-                            .asServiceUser().run();
-                    seen.computeIfAbsent("PgBouncer", k -> new java.util.ArrayList<>()).addAll(errorLines(pgb, ini));
+                    List<String> pgbCmd = new java.util.ArrayList<>(List.of(PgBouncerProcess.binary().toString()));
+                    pgbCmd.addAll(args);
+                    ProcessResult pgb = io.sluice.testkit.ProcessRunner.of(pgbCmd).asServiceUser().run();
+                    seen.computeIfAbsent("PgBouncer", k -> new java.util.ArrayList<>()).addAll(errorLines(pgb, good));
                 }
             }
         } finally {
             io.sluice.testkit.ScratchDir.delete(dir);
         }
-        sameLines("config files that cannot be read", seen,
+        sameLines("config files that cannot be read, an unknown user", seen,
                 "ERROR could not load file \"missing.ini\": No such file or directory",
                 "FATAL cannot load config file", "exit 1",
                 "ERROR could not load file \"unreadable.ini\": Permission denied",
                 "FATAL cannot load config file", "exit 1",
                 "ERROR load_init_file: main section missing from config file",
-                "FATAL cannot load config file", "exit 1");
+                "FATAL cannot load config file", "exit 1",
+                "FATAL could not find user 'no-such-user-sluice' to switch to", "exit 1");
+    }
+
+    private static Path writeIni(Path ini, String text, String mode) throws java.io.IOException {
+        java.nio.file.Files.writeString(ini, text);
+        java.nio.file.Files.setPosixFilePermissions(ini, java.nio.file.attribute.PosixFilePermissions.fromString(mode));
+        return ini;
     }
 
     /**

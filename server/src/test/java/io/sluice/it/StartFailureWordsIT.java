@@ -39,18 +39,8 @@ class StartFailureWordsIT {
         try {
             for (Map.Entry<String, String> f : files.entrySet()) {
                 Path ini = dir.resolve(f.getKey().replace(' ', '_') + ".ini");
-                java.nio.file.Files.writeString(ini, "[databases]\n[pgbouncer]\nlisten_port = 1\n" + f.getValue() + "\n");
-                java.nio.file.Files.setPosixFilePermissions(ini, java.nio.file.attribute.PosixFilePermissions.fromString("rw-r--r--"));
-                ProcessResult sluice = io.sluice.testkit.ProcessRunner.of("/bin/sh",
-                                Path.of("src/main/dist/bin/sluice").toAbsolutePath().toString(), ini.toString())
-                        .env("SLUICE_JAR", JAR.toAbsolutePath().toString()).env("JAVA_OPTS", "-Xmx64m -XX:+UseSerialGC")
-                        .asServiceUser().run();
-                seen.computeIfAbsent("Sluice", k -> new java.util.ArrayList<>()).addAll(errorLines(sluice, ini));
-                if (PgBouncerProcess.available()) {
-                    ProcessResult pgb = io.sluice.testkit.ProcessRunner.of(PgBouncerProcess.binary().toString(), ini.toString())
-                            .asServiceUser().run();
-                    seen.computeIfAbsent("PgBouncer", k -> new java.util.ArrayList<>()).addAll(errorLines(pgb, ini));
-                }
+                writeIni(ini, "[databases]\n[pgbouncer]\nlisten_port = 1\n" + f.getValue() + "\n", "rw-r--r--");
+                startBoth(List.of(ini.toString()), dir, seen);
             }
         } finally {
             io.sluice.testkit.ScratchDir.delete(dir);
@@ -91,18 +81,7 @@ class StartFailureWordsIT {
             List<List<String>> runs = List.of(List.of(dir.resolve("missing.ini").toString()), List.of(unreadable.toString()),
                     List.of(noMain.toString()), List.of("-u", "no-such-user-sluice", good.toString()));
             for (List<String> args : runs) {
-                List<String> cmd = new java.util.ArrayList<>(List.of("/bin/sh", Path.of("src/main/dist/bin/sluice").toAbsolutePath().toString()));
-                cmd.addAll(args);
-                ProcessResult sluice = io.sluice.testkit.ProcessRunner.of(cmd)
-                        .env("SLUICE_JAR", JAR.toAbsolutePath().toString()).env("JAVA_OPTS", "-Xmx64m -XX:+UseSerialGC")
-                        .asServiceUser().run();
-                seen.computeIfAbsent("Sluice", k -> new java.util.ArrayList<>()).addAll(errorLines(sluice, good));
-                if (PgBouncerProcess.available()) {
-                    List<String> pgbCmd = new java.util.ArrayList<>(List.of(PgBouncerProcess.binary().toString()));
-                    pgbCmd.addAll(args);
-                    ProcessResult pgb = io.sluice.testkit.ProcessRunner.of(pgbCmd).asServiceUser().run();
-                    seen.computeIfAbsent("PgBouncer", k -> new java.util.ArrayList<>()).addAll(errorLines(pgb, good));
-                }
+                startBoth(args, dir, seen);
             }
         } finally {
             io.sluice.testkit.ScratchDir.delete(dir);
@@ -115,6 +94,21 @@ class StartFailureWordsIT {
                 "ERROR load_init_file: main section missing from config file",
                 "FATAL cannot load config file", "exit 1",
                 "FATAL could not find user 'no-such-user-sluice' to switch to", "exit 1");
+    }
+
+    /** Starts Sluice, then PgBouncer where installed, with {@code args}; adds each one's error lines to {@code seen}. */
+    private static void startBoth(List<String> args, Path dir, Map<String, List<String>> seen) {
+        List<String> sluice = new java.util.ArrayList<>(List.of("/bin/sh", Path.of("src/main/dist/bin/sluice").toAbsolutePath().toString()));
+        sluice.addAll(args);
+        seen.computeIfAbsent("Sluice", k -> new java.util.ArrayList<>()).addAll(errorLines(io.sluice.testkit.ProcessRunner.of(sluice)
+                .env("SLUICE_JAR", JAR.toAbsolutePath().toString()).env("JAVA_OPTS", "-Xmx64m -XX:+UseSerialGC")
+                .asServiceUser().run(), dir));
+        if (PgBouncerProcess.available()) {
+            List<String> pgbouncer = new java.util.ArrayList<>(List.of(PgBouncerProcess.binary().toString()));
+            pgbouncer.addAll(args);
+            seen.computeIfAbsent("PgBouncer", k -> new java.util.ArrayList<>())
+                    .addAll(errorLines(io.sluice.testkit.ProcessRunner.of(pgbouncer).asServiceUser().run(), dir));
+        }
     }
 
     private static Path writeIni(Path ini, String text, String mode) throws java.io.IOException {
@@ -169,10 +163,10 @@ class StartFailureWordsIT {
                 "FATAL cannot load config file", "exit 1", "stderr: ", "later logfile opened: false");
     }
 
-    /** A run's ERROR and FATAL lines without time and pid, the ini's directory left out, and its exit code. */
-    private static List<String> errorLines(ProcessResult r, Path ini) {
+    /** A run's ERROR and FATAL lines without time and pid, the ini's directory {@code dir} left out, and its exit code. */
+    private static List<String> errorLines(ProcessResult r, Path dir) {
         List<String> out = new java.util.ArrayList<>(r.stderr().lines().filter(l -> l.matches(".*\\b(ERROR|FATAL) .*"))
-                .map(l -> l.replaceAll("^.*?\\b(ERROR|FATAL) ", "$1 ").replace(ini.getParent() + "/", ""))
+                .map(l -> l.replaceAll("^.*?\\b(ERROR|FATAL) ", "$1 ").replace(dir + "/", ""))
                 .toList());
         out.add("exit " + r.exitCode());
         return out;

@@ -8,8 +8,9 @@ package io.sluice.migrate;
 public final class InputException extends Exception {
     private static final long serialVersionUID = 1L;
 
+    /** {@code file} may be null: the reason names the file itself (one that cannot be read at all). */
     public InputException(String file, int line, String what) {
-        super(line > 0 ? file + ":" + line + ": " + what : file + ": " + what);
+        super(file == null ? what : line > 0 ? file + ":" + line + ": " + what : file + ": " + what);
     }
 
     public InputException(String message) {

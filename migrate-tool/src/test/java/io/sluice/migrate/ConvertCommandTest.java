@@ -116,7 +116,8 @@ class ConvertCommandTest {
 
         Run missing = run("convert", dir.resolve("nope.ini").toString());
         assertThat(missing.status()).isEqualTo(Main.ERRORS);
-        assertThat(missing.err()).startsWith("sluice-migrate: " + dir.resolve("nope.ini") + ": could not read");
+        assertThat(missing.err()).isEqualTo("sluice-migrate: could not load file \"" + dir.resolve("nope.ini")
+                + "\": No such file or directory\n");
     }
 
     @Test

@@ -123,9 +123,10 @@ public final class Main {
         log.setQuiet(opts.quiet() || opts.daemonChild());
         log.setPid(launcher.publicPid());
         try {
-            checkUser(opts.user());
             DaemonConfig dc = opts.config() == null ? DaemonConfig.NONE : daemonConfig.apply(opts.config());
             openLogfile(dc);
+            // after the config, as PgBouncer: -u, else the config's user key
+            checkUser(opts.user() != null ? opts.user() : dc.user());
             if (opts.daemon() && !opts.daemonChild()) {
                 return daemonize(args, dc);
             }
@@ -144,7 +145,7 @@ public final class Main {
         }
     }
 
-    /** The launcher switched users when started as root; all Java can do is check it happened. */
+    /** The launcher switched to this user when started as root; all Java can do is check it happened. */
     private static void checkUser(String user) {
         if (user != null && !user.equals(System.getProperty("user.name"))) {
             // PgBouncer's change_user() wording for a failed setuid (EPERM when not root).

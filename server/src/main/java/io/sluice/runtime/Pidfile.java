@@ -44,7 +44,8 @@ public final class Pidfile {
         } catch (NoSuchFileException e) {
             return false;
         } catch (IOException e) {
-            throw new FatalError("could not read pidfile '" + path + "': " + e.getMessage(), e);
+            // PgBouncer's words: its open() is what fails (a directory it may not enter, say)
+            throw new FatalError("could not open pidfile '" + path + "': " + FileErrors.reason(e), e);
         }
         long pid = parse(content);
         if (pid > 0 && pid == handoverFrom && isAlive(pid)) {
@@ -57,7 +58,7 @@ public final class Pidfile {
         try {
             Files.deleteIfExists(path);
         } catch (IOException e) {
-            throw new FatalError("could not remove stale pidfile: " + e.getMessage(), e);
+            throw new FatalError("could not remove stale pidfile: " + FileErrors.reason(e), e);
         }
         return false;
     }

@@ -8,7 +8,7 @@ import java.nio.file.Path;
 import java.util.function.Function;
 
 /**
- * Reads {@code pidfile}, {@code logfile} and {@code syslog} for {@code -d} through the config
+ * Reads {@code pidfile}, {@code logfile}, {@code syslog} and {@code user} through the config
  * loader itself, so daemon mode sees exactly the file Sluice will run (includes, comments,
  * errors with file:line). A file that does not load is PgBouncer's FATAL "cannot load config file".
  */
@@ -24,7 +24,9 @@ public final class SnapshotDaemonConfig implements Function<Path, DaemonConfig> 
             throw FatalError.configNotLoaded(e);
         }
         var s = snapshot.settings();
-        return new DaemonConfig(path(s.string("pidfile")), path(s.string("logfile")), s.flag("syslog"));
+        String user = s.string("user");
+        return new DaemonConfig(path(s.string("pidfile")), path(s.string("logfile")), s.flag("syslog"),
+                user == null || user.isEmpty() ? null : user);
     }
 
     private static Path path(String value) {

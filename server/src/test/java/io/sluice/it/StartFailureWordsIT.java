@@ -78,8 +78,12 @@ class StartFailureWordsIT {
             Path noMain = writeIni(dir.resolve("no_main.ini"), "[databases]\nx = host=127.0.0.1\n", "rw-r--r--");
             Path unreadable = writeIni(dir.resolve("unreadable.ini"), "[pgbouncer]\nlisten_port = 1\n", "---------");
             Path good = writeIni(dir.resolve("good.ini"), "[pgbouncer]\nlisten_port = 1\n", "rw-r--r--");
+            Path unknownUser = writeIni(dir.resolve("unknown_user.ini"), "[pgbouncer]\nlisten_port = 1\nuser = no-such-user-sluice\n",
+                    "rw-r--r--");
+            Path otherUser = writeIni(dir.resolve("root_user.ini"), "[pgbouncer]\nlisten_port = 1\nuser = root\n", "rw-r--r--");
             List<List<String>> runs = List.of(List.of(dir.resolve("missing.ini").toString()), List.of(unreadable.toString()),
-                    List.of(noMain.toString()), List.of("-u", "no-such-user-sluice", good.toString()));
+                    List.of(noMain.toString()), List.of("-u", "no-such-user-sluice", good.toString()),
+                    List.of(unknownUser.toString()), List.of(otherUser.toString()));
             for (List<String> args : runs) {
                 startBoth(args, dir, seen);
             }
@@ -93,7 +97,36 @@ class StartFailureWordsIT {
                 "FATAL cannot load config file", "exit 1",
                 "ERROR load_init_file: main section missing from config file",
                 "FATAL cannot load config file", "exit 1",
-                "FATAL could not find user 'no-such-user-sluice' to switch to", "exit 1");
+                "FATAL could not find user 'no-such-user-sluice' to switch to", "exit 1",
+                "FATAL could not find user 'no-such-user-sluice' to switch to", "exit 1",
+                "FATAL failed to assume identity of user 'root': Operation not permitted", "exit 1");
+    }
+
+    /**
+     * Started by root, a config's {@code user} key is the user the pooler runs as (as -u is):
+     * a pidfile in a directory only root may enter then cannot be opened, in PgBouncer's words.
+     */
+    @Test
+    void startedByRootTheConfigsUserKeyIsWhoRuns() throws Exception {
+        org.junit.jupiter.api.Assumptions.assumeTrue("root".equals(System.getProperty("user.name")), "needs root");
+        Path dir = io.sluice.testkit.ScratchDir.create("user-key");
+        Map<String, List<String>> seen = new LinkedHashMap<>();
+        try {
+            Path rootOnly = java.nio.file.Files.createDirectory(dir.resolve("root-only"));
+            java.nio.file.Files.setPosixFilePermissions(rootOnly, java.nio.file.attribute.PosixFilePermissions.fromString("rwx------"));
+            Path ini = writeIni(dir.resolve("user.ini"), "[pgbouncer]\nlisten_port = 1\nunix_socket_dir =\nuser = "
+                    + io.sluice.testkit.ProcessRunner.serviceUserName() + "\npidfile = " + rootOnly.resolve("p.pid") + "\n", "rw-r--r--");
+            List<String> sluice = List.of("/bin/sh", Path.of("src/main/dist/bin/sluice").toAbsolutePath().toString(), ini.toString());
+            seen.put("Sluice", errorLines(io.sluice.testkit.ProcessRunner.of(sluice).env("SLUICE_JAR", JAR.toAbsolutePath().toString())
+                    .env("JAVA_OPTS", "-Xmx64m -XX:+UseSerialGC").run(), dir));
+            if (PgBouncerProcess.available()) {
+                seen.put("PgBouncer", errorLines(io.sluice.testkit.ProcessRunner.of(PgBouncerProcess.binary().toString(),
+                        ini.toString()).run(), dir));
+            }
+        } finally {
+            io.sluice.testkit.ScratchDir.delete(dir);
+        }
+        sameLines("root with a user key", seen, "FATAL could not open pidfile 'root-only/p.pid': Permission denied", "exit 1");
     }
 
     /** Starts Sluice, then PgBouncer where installed, with {@code args}; adds each one's error lines to {@code seen}. */

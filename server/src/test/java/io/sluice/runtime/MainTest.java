@@ -134,6 +134,15 @@ class MainTest {
     }
 
     @Test
+    void theConfigsUserKeyIsCheckedAsMinusUAndMinusUWins() {
+        lifecycle.terminated.complete(0);
+        daemonConfig = new DaemonConfig(null, null, false, "other-sluice-user");
+        assertThat(main().run(new String[] {"x.ini"})).isEqualTo(1);
+        assertThat(err()).contains("FATAL failed to assume identity of user 'other-sluice-user': Operation not permitted");
+        assertThat(main().run(new String[] {"-u", System.getProperty("user.name"), "x.ini"})).isZero();
+    }
+
+    @Test
     void usageErrorsExit1AndHelpExits0() {
         assertThat(main().run(new String[] {"--nope"})).isEqualTo(1);
         assertThat(main().run(new String[] {"-R", "x.ini"})).isEqualTo(1);

@@ -19,15 +19,15 @@ class SnapshotDaemonConfigTest {
         Path ini = dir.resolve("a.ini");
         Files.writeString(ini, String.join("\n",
                 "[databases]", "db = host=127.0.0.1", "[pgbouncer]", ";pidfile = commented",
-                "PidFile = /run/x.pid", "%include " + inc, "syslog = 1", ""));
+                "PidFile = /run/x.pid", "%include " + inc, "syslog = 1", "user = postgres", ""));
         assertThat(new SnapshotDaemonConfig().apply(ini))
-                .isEqualTo(new DaemonConfig(Path.of("/run/x.pid"), Path.of("/var/log/x.log"), true));
+                .isEqualTo(new DaemonConfig(Path.of("/run/x.pid"), Path.of("/var/log/x.log"), true, "postgres"));
     }
 
     @Test
     void emptyValuesAreUnset() throws Exception {
         Path ini = dir.resolve("a.ini");
-        Files.writeString(ini, "[pgbouncer]\npidfile =\nlogfile=\n");
+        Files.writeString(ini, "[pgbouncer]\npidfile =\nlogfile=\nuser =\n");
         assertThat(new SnapshotDaemonConfig().apply(ini)).isEqualTo(DaemonConfig.NONE);
     }
 

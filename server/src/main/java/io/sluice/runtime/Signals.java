@@ -25,7 +25,8 @@ public final class Signals {
     private final Runnable fastExit;
 
     /**
-     * @param fastExit ends the process immediately after cleanup (pidfile removal); called on QUIT
+     * @param fastExit ends the process immediately after cleanup (pidfile removal); called on QUIT,
+     *                 and on TERM or INT during a shutdown
      */
     public Signals(Lifecycle lifecycle, Log log, Runnable fastExit) {
         this.lifecycle = lifecycle;
@@ -82,11 +83,14 @@ public final class Signals {
         }
     }
 
-    /** SIGTERM and SIGINT: the first starts a graceful shutdown, a second one while it runs exits at once. */
+    /**
+     * SIGTERM and SIGINT: the first starts a graceful shutdown, a second one while it runs exits
+     * at once, as PgBouncer's exit(0): the clients see their connections end, as with SIGQUIT.
+     */
     private void shutdown(String name, String waitingFor, Runnable graceful) {
         if (lifecycle.shuttingDown()) {
             log.info("got SIG" + name + " while shutting down, fast exit");
-            lifecycle.shutdownNow();
+            fastExit.run();
         } else {
             log.info("got SIG" + name + ", shutting down, " + waitingFor);
             graceful.run();

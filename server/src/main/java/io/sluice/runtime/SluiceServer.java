@@ -54,6 +54,7 @@ import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
 
@@ -86,6 +87,8 @@ public final class SluiceServer implements SessionContext {
     private final DedicatedServers dedicated;
     private final LoggingPoolEvents poolEvents = new LoggingPoolEvents(this);
     private final CompletableFuture<Integer> terminated = new CompletableFuture<>();
+    /** Set by the first {@link #stopNow}. */
+    private final AtomicBoolean stopping = new AtomicBoolean();
     private final int ownUid = UnixUser.uid();
     /** pkt_buf: what an unauthenticated client may send in one packet; fixed until restart, as in PgBouncer. */
     private final int loginPacketLimit;
@@ -302,6 +305,12 @@ public final class SluiceServer implements SessionContext {
 
     /** Stops everything at once (SHUTDOWN, SIGQUIT-equivalent, tests). */
     public void stopNow(int exitCode) {
+        // once: a second SIGTERM while a shutdown drains, and the drained shutdown, both stop;
+        // the second stop's closes would meet the loop the first one stopped, and print a
+        // rejected-task stack trace each
+        if (!stopping.compareAndSet(false, true)) {
+            return;
+        }
         loop.execute(() -> {
             CompletableFuture<Void> listenersClosed = listeners.closeAll();
             if (metrics != null) {

@@ -305,9 +305,9 @@ public final class SluiceServer implements SessionContext {
 
     /** Stops everything at once (SHUTDOWN, SIGQUIT-equivalent, tests). */
     public void stopNow(int exitCode) {
-        // once: a second SIGTERM while a shutdown drains, and the drained shutdown, both stop;
-        // the second stop's closes would meet the loop the first one stopped, and print a
-        // rejected-task stack trace each
+        // once: SHUTDOWN on the console while a shutdown drains, and the drained shutdown, can
+        // both stop; the second stop's closes would meet the loop the first one stopped, and
+        // print a rejected-task stack trace each
         if (!stopping.compareAndSet(false, true)) {
             return;
         }

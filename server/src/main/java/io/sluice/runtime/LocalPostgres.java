@@ -19,7 +19,7 @@ final class LocalPostgres implements AutoCloseable {
     private final Path bin;
     private final Path dir;
     private final int port;
-    private final java.util.concurrent.atomic.AtomicBoolean closed = new java.util.concurrent.atomic.AtomicBoolean();
+    private boolean closed;
 
     private LocalPostgres(Path bin, Path dir, int port) {
         this.bin = bin;
@@ -88,10 +88,14 @@ final class LocalPostgres implements AutoCloseable {
     }
 
     @Override
-    public void close() {
-        if (!closed.compareAndSet(false, true)) {
+    public synchronized void close() {
+        // synchronized, not just once: the JVM's shutdown hook calls this while the server's
+        // end is still stopping PostgreSQL, and must wait for the directory to be removed, or
+        // the JVM exits first and leaves the directory (39 MB) behind
+        if (closed) {
             return;
         }
+        closed = true;
         try {
             run(List.of(bin.resolve("pg_ctl").toString(), "-D", dir.resolve("data").toString(), "-m", "fast", "-w",
                     "stop"), UnixUser.uid() == 0);

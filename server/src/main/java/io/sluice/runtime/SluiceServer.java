@@ -53,7 +53,6 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
@@ -300,9 +299,6 @@ public final class SluiceServer implements SessionContext {
         sessionSettings = routing.sessionSettings();
     }
 
-    /** The longest stopNow waits for connections to close (a close never completing is a bug, not a reason to hang). */
-    private static final long CLOSE_WAIT_SECONDS = 2;
-
     /** Stops everything at once (SHUTDOWN, SIGQUIT-equivalent, tests). */
     public void stopNow(int exitCode) {
         // once: SHUTDOWN on the console while a shutdown drains, and the drained shutdown, can
@@ -324,18 +320,7 @@ public final class SluiceServer implements SessionContext {
                 c.kill("server shutting down",
                         PgError.fatal(SqlState.ADMIN_SHUTDOWN, "server shutting down"));
             }
-            // the loop stops once the closes above are done: io_uring finishes them on later
-            // turns, and a loop stopped before that prints a rejected-task stack trace per channel
-            Runnable stopLoop = () -> group.shutdownGracefully(0, 200, TimeUnit.MILLISECONDS)
-                    .addListener(f -> terminated.complete(exitCode));
-            var giveUp = loop.schedule(stopLoop, CLOSE_WAIT_SECONDS, TimeUnit.SECONDS);
-            CompletableFuture<Void> connectionsClosed = new CompletableFuture<>();
-            open.newCloseFuture().addListener(f -> connectionsClosed.complete(null));
-            CompletableFuture.allOf(listenersClosed, connectionsClosed).thenRunAsync(() -> {
-                if (giveUp.cancel(false)) { // else the wait ran out and stopLoop already ran
-                    stopLoop.run();
-                }
-            }, loop);
+            LoopShutdown.afterCloses(group, loop, listenersClosed, open, terminated, exitCode);
         });
     }
 

@@ -45,6 +45,8 @@ public final class Listeners {
     private final FairReads fairReads = new FairReads(drain::beforeRead);
     private final List<Channel> tcp = new ArrayList<>();
     private Channel unix;
+    /** Every listener close begun so far: a later close-all waits for an earlier close-TCP too. */
+    private CompletableFuture<Void> closing = CompletableFuture.completedFuture(null);
     private Path unixPath;
     /** The inode our unix socket file was bound as: a successor may have bound the path since. */
     private Object unixFileKey;
@@ -259,30 +261,32 @@ public final class Listeners {
 
     /**
      * Stops accepting TCP clients; the unix socket stays for the console (SHUTDOWN WAIT_FOR_*).
-     * Completes once the sockets are closed: io_uring closes on a later loop turn, and a
-     * connection it accepts until then is a client like any other.
+     * Completes once the sockets are closed, those of an earlier call too: io_uring closes on a
+     * later loop turn, and a connection it accepts until then is a client like any other.
      */
     public CompletableFuture<Void> closeTcp() {
-        List<CompletableFuture<Void>> closed = new ArrayList<>();
         for (Channel c : tcp) {
             drain.remove(c);
-            closed.add(close(c));
+            closing = CompletableFuture.allOf(closing, close(c));
         }
         tcp.clear();
-        return CompletableFuture.allOf(closed.toArray(CompletableFuture[]::new));
+        return closing;
     }
 
-    /** Stops accepting on every listener; completes as {@link #closeTcp()}. */
+    /**
+     * Stops accepting on every listener; completes as {@link #closeTcp()}. A stop after SIGINT's
+     * closeTcp finds no TCP listener left and must still wait for that close: a loop stopped
+     * before it finished printed Netty's rejected-task stack trace on every idle SIGINT.
+     */
     public CompletableFuture<Void> closeAll() {
-        CompletableFuture<Void> tcpClosed = closeTcp();
-        if (unix == null) {
-            return tcpClosed;
+        closeTcp();
+        if (unix != null) {
+            drain.remove(unix);
+            closing = CompletableFuture.allOf(closing, close(unix));
+            unix = null;
+            UnixSocketFile.deleteIfOurs(unixPath, unixFileKey);
         }
-        drain.remove(unix);
-        CompletableFuture<Void> unixClosed = close(unix);
-        unix = null;
-        UnixSocketFile.deleteIfOurs(unixPath, unixFileKey);
-        return CompletableFuture.allOf(tcpClosed, unixClosed);
+        return closing;
     }
 
     /**
@@ -291,9 +295,9 @@ public final class Listeners {
      */
     private static CompletableFuture<Void> close(Channel listener) {
         CompletableFuture<Void> done = new CompletableFuture<>();
-        ChannelFuture closing = listener.close().addListener(f -> done.complete(null));
+        ChannelFuture closed = listener.close().addListener(f -> done.complete(null));
         if (!listener.eventLoop().inEventLoop()) {
-            closing.syncUninterruptibly();
+            closed.syncUninterruptibly();
         }
         return done;
     }

@@ -172,6 +172,41 @@ class ShutdownIT {
         }
     }
 
+    /**
+     * SIGINT and SIGTERM to a pooler that holds no server (one login, refused): it exits 0 and
+     * prints nothing but log lines. SIGINT closed Sluice's TCP listener, and the stop that
+     * followed found no listener left to wait for: without a unix socket to close as well, the
+     * loop stopped before io_uring finished the TCP close, and Netty printed a rejected-task
+     * stack trace on every such SIGINT.
+     */
+    @Test
+    void anIdlePoolerStopsOnSigintAndSigtermWithoutAStackTrace() throws Exception {
+        String ini = "[databases]\nsd = host=127.0.0.1 port=" + PgCluster.shared().port() + " dbname=postgres\n"
+                + "[pgbouncer]\nauth_type = trust\nlog_stats = 0\nunix_socket_dir =\n"; // TCP only, as in the failing case
+        for (String signal : List.of("INT", "TERM")) {
+            Map<String, String> seen = new LinkedHashMap<>();
+            for (Pooler p : Pooler.both(ini, "\"postgres\" \"\"\n")) {
+                try (p) {
+                    try (Connection ignored = p.connect("nosuch")) {
+                        throw new AssertionError(p + " served a database it does not have");
+                    } catch (java.sql.SQLException refused) {
+                        assertThat(refused.getMessage()).contains("no such database");
+                    }
+                    p.signal(signal);
+                    boolean exited = p.exited(Duration.ofSeconds(15));
+                    seen.put(p.name, "exited " + exited + ", code " + (exited ? p.exitCode() : -1)
+                            + ", stack trace " + p.log().lines().anyMatch(l -> l.startsWith("\tat ")));
+                }
+            }
+            System.out.println("SIG" + signal + ": " + seen);
+            assertThat(seen.get("sluice")).as("SIG" + signal).isEqualTo("exited true, code 0, stack trace false");
+            // 1.18's SIGTERM is an immediate exit with status 1; 1.25 waits for clients and exits 0, as Sluice
+            if (seen.containsKey("pgbouncer") && signal.equals("INT")) {
+                assertThat(seen.get("sluice")).as("Sluice as PgBouncer").isEqualTo(seen.get("pgbouncer"));
+            }
+        }
+    }
+
     /** cl_waiting of the pool, from the pooler's console. */
     private static int waiting(Pooler p) {
         ProcessResult r = io.sluice.testkit.ProcessRunner.of("psql", "-X", "-A", "-h", "127.0.0.1", "-p",

@@ -72,7 +72,7 @@ public final class CancelForwarder implements Cancels {
                     if (logging.connections().getAsBoolean()) {
                         Endpoint local = Endpoint.of(ch.localAddress(), 0);
                         Log.global().server(id, server.database(), server.user(), at.address(), at.port(),
-                                Log.newServerConnection(local.address(), local.port()));
+                                Log.newServerConnection(t.unixSocket(), local.address(), local.port()));
                     }
                 }, () -> {
                     if (logging.disconnections().getAsBoolean()) {

@@ -8,6 +8,8 @@ import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoop;
 import io.netty.channel.unix.DomainSocketAddress;
 import io.netty.util.concurrent.ScheduledFuture;
+import io.sluice.log.Level;
+import io.sluice.log.Log;
 import io.sluice.net.FairReads;
 import io.sluice.net.RunJoiner;
 import io.sluice.net.TcpTuning;
@@ -167,6 +169,11 @@ public final class NettyServerConnector implements ServerConnector {
             ServerConnection conn = ch.pipeline().get(ServerConnection.class);
             if (conn != null) {
                 ServerDebug.line(conn, () -> "S: connect ok");
+                // at connect, as PgBouncer: a login that then fails still shows which socket tried
+                if (logging.connections().getAsBoolean()) {
+                    conn.log(Level.LOG, Log.newServerConnection(target.unixSocket(), conn.local().address(),
+                            conn.local().port()));
+                }
             }
             ch.closeFuture().addListener(c -> timeout.cancel(false));
             ch.writeAndFlush(negotiateTls ? Encoders.sslRequest(ch.alloc())

@@ -201,9 +201,12 @@ public final class Log {
         return "closing because: " + reason + " (age=" + (System.currentTimeMillis() - connectedAtMillis) / 1000 + "s)";
     }
 
-    /** PgBouncer's line for a server connection made from {@code localAddr:localPort}. */
-    public static String newServerConnection(String localAddr, int localPort) {
-        return "new connection to server (from " + localAddr + ":" + localPort + ")";
+    /**
+     * PgBouncer's line for a server connection made from {@code localAddr:localPort}, written once
+     * the socket connects (before the login); over a unix socket it names no address.
+     */
+    public static String newServerConnection(boolean unix, String localAddr, int localPort) {
+        return unix ? "new connection to server" : "new connection to server (from " + localAddr + ":" + localPort + ")";
     }
 
     /**

@@ -84,7 +84,7 @@ public final class SluiceServer implements SessionContext {
     private final ReplicaChecking replicas;
     /** Replication clients' own server connections, outside every pool: id to replication mode. */
     private final DedicatedServers dedicated;
-    private final LoggingPoolEvents poolEvents = new LoggingPoolEvents(this);
+    private final LoggingPoolEvents poolEvents = new LoggingPoolEvents();
     private final CompletableFuture<Integer> terminated = new CompletableFuture<>();
     /** Set by the first {@link #stopNow}. */
     private final AtomicBoolean stopping = new AtomicBoolean();

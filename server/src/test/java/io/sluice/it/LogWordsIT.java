@@ -100,6 +100,14 @@ class LogWordsIT {
             String warning = "server login failed: FATAL " + message;
             Await.until(Duration.ofSeconds(10), () -> p.log().contains(warning), p.name() + " logs " + warning);
             System.out.println(p.name() + ": " + line(p.log(), warning));
+            // the server socket is logged when it connects, so a login that fails names it too
+            // (Sluice logged it only after a successful login)
+            String connected = " S-0x";
+            int newConnection = p.log().indexOf(" new connection to server (from 127.0.0.1:");
+            assertThat(newConnection).as(p.name() + ": the failed server's new connection line").isPositive();
+            assertThat(p.log().lastIndexOf(connected, newConnection)).as(p.name() + ": an S- line").isPositive();
+            assertThat(newConnection).as(p.name() + ": before the failure").isLessThan(p.log().indexOf(warning));
+            System.out.println(p.name() + ": " + line(p.log(), "new connection to server"));
         });
     }
 

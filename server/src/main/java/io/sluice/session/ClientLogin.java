@@ -79,6 +79,11 @@ final class ClientLogin {
         return step == Step.STARTUP || step == Step.AUTH;
     }
 
+    /** Authenticated, the login waits for its pool's first server (PgBouncer's wait_for_welcome). */
+    boolean awaitingWelcome() {
+        return step == Step.WELCOME;
+    }
+
     // ---- startup ----------------------------------------------------------------------------
 
     void onStartupPacket(StartupPacket p) {

@@ -219,7 +219,9 @@ public final class ClientSession extends ChannelInboundHandlerAdapter {
         ClientDebug.connected(this);
         timers.arm(SessionTimers.Slot.IDLE, ctx.settings().clientLoginTimeout(), () -> {
             if (state == State.LOGIN) {
-                fail(PgError.fatal(SqlState.PROTOCOL_VIOLATION, "client_login_timeout"), "client_login_timeout");
+                // PgBouncer's janitor words a login that waits for a pool no server could join
+                String why = login.awaitingWelcome() ? "client_login_timeout (server down)" : "client_login_timeout";
+                fail(PgError.fatal(SqlState.PROTOCOL_VIOLATION, why), why);
             }
         });
     }

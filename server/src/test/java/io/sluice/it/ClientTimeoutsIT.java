@@ -50,6 +50,27 @@ class ClientTimeoutsIT {
     }
 
     /**
+     * A login whose pool has no server yet, to a PostgreSQL that refuses connections: once
+     * client_login_timeout runs out, PgBouncer's janitor ends it as "(server down)", the words
+     * monitoring matches on; Sluice said "client_login_timeout" alone.
+     */
+    @Test
+    void aLoginWaitingForAServerThatCannotConnectEndsAsServerDown() throws Exception {
+        String ini = "[databases]\ndown = host=127.0.0.1 port=1 dbname=postgres\n"
+                + "[pgbouncer]\nauth_type = trust\nlog_stats = 0\nclient_login_timeout = 2\n";
+        Pooler.sameAnswers("client_login_timeout, server down", ini, USERS, p -> {
+            try (Connection ignored = p.connect("down")) {
+                return List.of("served");
+            } catch (java.sql.SQLException e) {
+                Await.until(Duration.ofSeconds(10), () -> p.log().contains("pooler error: client_login_timeout"),
+                        p + " logs the pooler error");
+                return List.of(e.getMessage().contains("client_login_timeout (server down)") ? "server down"
+                        : e.getMessage(), "logged: " + p.log().contains("closing because: client_login_timeout (server down)"));
+            }
+        }, "server down", "logged: true");
+    }
+
+    /**
      * query_timeout counts from the client's last message while its server is not "ready", so a
      * client idle inside a transaction is ended by it too, before a longer
      * idle_transaction_timeout (PgBouncer's janitor checks query_timeout first).

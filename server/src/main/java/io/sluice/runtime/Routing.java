@@ -61,14 +61,16 @@ public final class Routing {
             return new RouteLookup.Console(defaults.maxDbClientConnections(), rules.maxUserClientConnections(user));
         }
         Optional<DatabaseEntry> entry = config.database(database);
+        boolean any = "any".equals(config.authType());
+        if (any && !entry.map(DatabaseEntry::hasForcedUser).orElse(false)) {
+            // a database PgBouncer does not have is a fake one, without a forced user either
+            return new RouteLookup.Misconfigured("auth_type=any requires forced user");
+        }
         if (entry.isEmpty()) {
             return new RouteLookup.Refused(PgError.fatal(SqlState.PROTOCOL_VIOLATION, "no such database: " + database),
                     true);
         }
         DatabaseEntry db = entry.get();
-        if ("any".equals(config.authType()) && !db.hasForcedUser()) {
-            return new RouteLookup.Refused(PgError.fatal(SqlState.PROTOCOL_VIOLATION, "bouncer config error"));
-        }
         String poolUser = db.user().orElse(user);
         UserEntry u = config.users().get(user);
         Route d = defaults;

@@ -193,6 +193,12 @@ final class ClientLogin {
             replies.negotiateProtocol(protocolOptions);
         }
         lookup = session.context().route(database, user);
+        if (lookup instanceof RouteLookup.Misconfigured m) {
+            session.identify("", "");
+            session.log(Level.ERROR, m.problem());
+            replies.refuse("bouncer config error");
+            return;
+        }
         if (lookup instanceof RouteLookup.Refused) {
             // PgBouncer authenticates first and names the missing database only afterwards,
             // so that probing cannot tell which databases exist.
@@ -209,6 +215,11 @@ final class ClientLogin {
             session.logWithoutUser("registered new auto-database: " + database);
         }
         Route route = pooled.route();
+        if (cfg.authType() == AuthMethod.ANY) {
+            // auth_type = any logs the client in as the database's forced user, whoever it named
+            user = route.poolKey().user();
+            session.identify(database, user);
+        }
         if (overClientLimits(database, route.maxDbClientConnections(), route.maxUserClientConnections())) {
             return;
         }
@@ -246,6 +257,11 @@ final class ClientLogin {
             session.loginAttempt(false); // PgBouncer logs the attempt, then admin_post_login refuses it
             replies.refuse("not allowed");
             return;
+        }
+        if (any && (consoleAdmin || cfg.statsUsers().contains(user))) {
+            // auth_type = any keeps no client name: a listed user is the console's own "pgbouncer"
+            user = CONSOLE_USER;
+            session.identify(session.database(), user);
         }
         session.countLogin();
         authenticate();

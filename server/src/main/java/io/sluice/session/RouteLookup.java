@@ -31,4 +31,12 @@ public sealed interface RouteLookup {
             this(error, false);
         }
     }
+
+    /**
+     * The config cannot serve this login at all (auth_type = any and no forced user): PgBouncer
+     * logs {@code problem} as an ERROR before the client has a pool or a user, and refuses at
+     * once with "bouncer config error", with no login attempt.
+     */
+    record Misconfigured(String problem) implements RouteLookup {
+    }
 }

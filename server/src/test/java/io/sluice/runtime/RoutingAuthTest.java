@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.sluice.backend.ScramKeyCache;
 import io.sluice.config.ConfigLoader;
 import io.sluice.pool.PoolKey;
+import io.sluice.session.RouteLookup;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
@@ -43,6 +44,17 @@ class RoutingAuthTest {
         assertThat(r.authSource("app").problem()).isNull();
         assertThat(r.authSource("per").runs()).isTrue();
         assertThat(r.authSource("missing").runs()).as("a database that does not exist").isFalse();
+    }
+
+    @Test
+    void authTypeAnyServesOnlyDatabasesWithAForcedUserAndTheConsole() throws Exception {
+        Routing r = routing("app = host=127.0.0.1 user=forced\nplain = host=127.0.0.1", "auth_type = any");
+        assertThat(r.route("app", "whoever")).isInstanceOfSatisfying(RouteLookup.Pooled.class,
+                p -> assertThat(p.route().poolKey()).isEqualTo(new PoolKey("app", "forced")));
+        RouteLookup.Misconfigured noForcedUser = new RouteLookup.Misconfigured("auth_type=any requires forced user");
+        assertThat(r.route("plain", "whoever")).isEqualTo(noForcedUser);
+        assertThat(r.route("missing", "whoever")).as("a database PgBouncer does not have").isEqualTo(noForcedUser);
+        assertThat(r.route("pgbouncer", "whoever")).isInstanceOf(RouteLookup.Console.class);
     }
 
     @Test

@@ -25,8 +25,8 @@ public interface PoolEvents {
     default void connectFailed(PoolKey key, String sqlState, String message) {
     }
 
-    /** The pool grew past pool_size into reserve_pool_size because a client waited reserve_pool_timeout. */
-    default void reserveUsed(PoolKey key) {
+    /** The pool grew past pool_size into reserve_pool_size because {@code oldest} waited reserve_pool_timeout. */
+    default void reserveUsed(PoolKey key, Waiter oldest) {
     }
 
     /** A client got a server after waiting {@code nanos} (0 on the hot path). */

@@ -19,4 +19,13 @@ public interface Waiter {
     default boolean waitsForWelcome() {
         return false;
     }
+
+    /**
+     * Writes {@code message}, a pool event this waiter caused, as a WARNING under its client's
+     * log prefix (PgBouncer names the oldest waiting client when a pool takes from its reserve).
+     * False when there is no client to name; the caller then writes it under the pool's name.
+     */
+    default boolean logWarning(String message) {
+        return false;
+    }
 }

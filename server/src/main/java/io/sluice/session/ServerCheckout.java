@@ -1,5 +1,6 @@
 package io.sluice.session;
 
+import io.sluice.log.Level;
 import io.sluice.pool.CheckoutFailure;
 import io.sluice.pool.Lease;
 import io.sluice.pool.PoolKey;
@@ -79,6 +80,12 @@ final class ServerCheckout {
         public void failed(CheckoutFailure f) {
             waiting = null;
             session.failCheckout(f);
+        }
+
+        @Override
+        public boolean logWarning(String message) {
+            session.log(Level.WARNING, message);
+            return true;
         }
     }
 }

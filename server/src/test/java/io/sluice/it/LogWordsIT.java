@@ -432,6 +432,27 @@ class LogWordsIT {
                 "X: postgres/postgres@127.0.0.1:PORT closing because: database removed (age=Ns)");
     }
 
+    /** PgBouncer writes the reserve line under the oldest waiting client; Sluice wrote "db/user:" alone. */
+    @Test
+    void takingFromTheReserveNamesTheClientThatWaited() throws Exception {
+        PgCluster pg = PgCluster.shared();
+        Map<String, List<String>> seen = new LinkedHashMap<>();
+        onBoth("rp = host=127.0.0.1 port=" + pg.port() + " dbname=postgres", "auth_type = trust\npool_mode = transaction\n"
+                + "default_pool_size = 1\nreserve_pool_size = 1\nreserve_pool_timeout = 0.5", USERS, p -> {
+            try (RawClient holder = new RawClient(p.port()); RawClient waiter = new RawClient(p.port())) {
+                for (RawClient c : List.of(holder, waiter)) {
+                    c.send(RawClient.startup(Map.of("user", "postgres", "database", "rp")));
+                    assertThat(c.readUntilReadyOrError()).as(p.name()).isNull();
+                }
+                assertThat(holder.queryOne("begin")).as("the one server held").isNull();
+                assertThat(waiter.queryOne("select 2")).as(p.name() + ": served from the reserve").isEqualTo("2");
+                String port = ":" + waiter.socket.getLocalPort() + " ";
+                keep(seen, p, l -> l.contains("reserve_pool") && l.contains(port));
+            }
+        });
+        sameLines("the reserve's line", seen, "WARNING X: rp/postgres@127.0.0.1:PORT taking connection from reserve_pool");
+    }
+
     /** A log line without time and pid, socket ids as X, ports, ages, and 1.25's " replication=none". */
     private static String normal(String line) {
         return line.replaceAll("^.*? (LOG|WARNING|ERROR) ", "$1 ").replaceAll("[CS]-0x[0-9a-f]+", "X")

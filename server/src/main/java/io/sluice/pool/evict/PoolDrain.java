@@ -4,6 +4,7 @@ import io.sluice.pool.CheckoutFailure;
 import io.sluice.pool.PoolEvents;
 import io.sluice.pool.PoolKey;
 import io.sluice.pool.PoolSnapshot;
+import io.sluice.pool.Waiter;
 import io.sluice.pool.pressure.Pool;
 import io.sluice.util.Scheduler;
 import java.util.ArrayList;
@@ -112,8 +113,8 @@ final class PoolDrain implements PoolEvents {
     }
 
     @Override
-    public void reserveUsed(PoolKey key) {
-        next.reserveUsed(key);
+    public void reserveUsed(PoolKey key, Waiter oldest) {
+        next.reserveUsed(key, oldest);
     }
 
     @Override

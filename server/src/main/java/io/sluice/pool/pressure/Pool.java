@@ -351,13 +351,13 @@ public final class Pool {
         if (reserve <= 0 || pending.isEmpty()) {
             return settings.poolSize();
         }
-        long oldest = pending.iterator().next().startedAt;
-        if (now() - oldest < settings.reservePoolTimeout()) {
+        Checkout oldest = pending.iterator().next();
+        if (now() - oldest.startedAt < settings.reservePoolTimeout()) {
             return settings.poolSize();
         }
         if (size() >= settings.poolSize() && !reserveInUse) {
             reserveInUse = true;
-            events.reserveUsed(key);
+            events.reserveUsed(key, oldest.waiter);
         }
         return settings.poolSize() + reserve;
     }

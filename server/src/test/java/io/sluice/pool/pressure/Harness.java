@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.sluice.pool.ConnectionLimit;
 import io.sluice.pool.PoolEvents;
 import io.sluice.pool.PoolKey;
+import io.sluice.pool.Waiter;
 import io.sluice.pool.fakes.FakeConnector;
 import io.sluice.pool.fakes.Settings;
 import io.sluice.pool.fakes.TestWaiter;
@@ -23,6 +24,8 @@ final class Harness {
     final Settings settings;
     final List<TestWaiter> grants = new ArrayList<>();
     final List<Long> waits = new ArrayList<>();
+    /** The waiter each growth into the reserve was for. */
+    final List<Waiter> reserveFor = new ArrayList<>();
     final Pool pool;
     private int numbers;
 
@@ -37,6 +40,11 @@ final class Harness {
             @Override
             public void checkoutWaited(PoolKey key, long nanos) {
                 waits.add(nanos);
+            }
+
+            @Override
+            public void reserveUsed(PoolKey key, Waiter oldest) {
+                reserveFor.add(oldest);
             }
         };
         this.pool = new Pool(new PoolKey("db", "user"), settings.build(), connector, events, db, user,

@@ -31,6 +31,7 @@ class ReservePoolTest {
         h.vt.advance(2 * S);                   // c has now waited 4 s > 3 s
         h.vt.runAll(S);
         assertThat(c.served()).as("served from the reserve").isTrue();
+        assertThat(h.reserveFor).as("the event names the client that waited, as PgBouncer's log line").containsExactly(c);
         assertThat(h.connector.attempts).isEqualTo(3);
         assertThat(h.pool.size()).isEqualTo(3);
 

@@ -72,7 +72,10 @@ public final class Routing {
         }
         DatabaseEntry db = entry.get();
         String poolUser = db.user().orElse(user);
-        UserEntry u = config.users().get(user);
+        // auth_type = any keeps no name of the client's own: it logs in as the forced user, whose
+        // [users] settings and client limits apply (the login adopts the pool key's user)
+        String login = any ? poolUser : user;
+        UserEntry u = config.users().get(login);
         Route d = defaults;
         return new RouteLookup.Pooled(new Route(
                 new PoolKey(database, poolUser),
@@ -84,7 +87,7 @@ public final class Routing {
                 u == null ? d.clientIdleTimeout() : nanosOr(u.clientIdleTimeout(), d.clientIdleTimeout()),
                 u == null ? d.transactionTimeout() : nanosOr(u.transactionTimeout(), d.transactionTimeout()),
                 rules.maxDbClientConnections(db),
-                rules.maxUserClientConnections(user),
+                rules.maxUserClientConnections(login),
                 d.maxPreparedStatements(),
                 d.maxPinnedServers()));
     }

@@ -214,17 +214,12 @@ final class ClientLogin {
             // PgBouncer registers it before the client has a pool or a user: "(nodb)/(nouser)"
             session.logWithoutUser("registered new auto-database: " + database);
         }
-        if (cfg.authType() == AuthMethod.ANY && !pooled.route().poolKey().user().equals(user)) {
-            // auth_type = any logs the client in as the database's forced user, whoever it named:
-            // its [users] settings and client limits are that user's
-            user = pooled.route().poolKey().user();
-            session.identify(database, user);
-            if (session.context().route(database, user) instanceof RouteLookup.Pooled asForced) {
-                pooled = asForced;
-                lookup = asForced;
-            }
-        }
         Route route = pooled.route();
+        if (cfg.authType() == AuthMethod.ANY) {
+            // auth_type = any logs the client in as the database's forced user, whoever it named
+            user = route.poolKey().user();
+            session.identify(database, user);
+        }
         if (overClientLimits(database, route.maxDbClientConnections(), route.maxUserClientConnections())) {
             return;
         }

@@ -48,9 +48,12 @@ class RoutingAuthTest {
 
     @Test
     void authTypeAnyServesOnlyDatabasesWithAForcedUserAndTheConsole() throws Exception {
-        Routing r = routing("app = host=127.0.0.1 user=forced\nplain = host=127.0.0.1", "auth_type = any");
-        assertThat(r.route("app", "whoever")).isInstanceOfSatisfying(RouteLookup.Pooled.class,
-                p -> assertThat(p.route().poolKey()).isEqualTo(new PoolKey("app", "forced")));
+        Routing r = routing("app = host=127.0.0.1 user=forced\nplain = host=127.0.0.1",
+                "auth_type = any\n[users]\nforced = max_user_client_connections=3");
+        assertThat(r.route("app", "whoever")).isInstanceOfSatisfying(RouteLookup.Pooled.class, p -> {
+            assertThat(p.route().poolKey()).isEqualTo(new PoolKey("app", "forced"));
+            assertThat(p.route().maxUserClientConnections()).as("the forced user's limit").isEqualTo(3);
+        });
         RouteLookup.Misconfigured noForcedUser = new RouteLookup.Misconfigured("auth_type=any requires forced user");
         assertThat(r.route("plain", "whoever")).isEqualTo(noForcedUser);
         assertThat(r.route("missing", "whoever")).as("a database PgBouncer does not have").isEqualTo(noForcedUser);

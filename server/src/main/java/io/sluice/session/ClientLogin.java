@@ -20,12 +20,8 @@ import io.sluice.proto.codec.StartupDecoder;
 import io.sluice.stats.DatabaseStats;
 import io.sluice.tls.CertificateNames;
 
-import java.util.ArrayList;
-import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
 
 /**
  * The login of one client: startup packet checks, routing, console access, finding the user
@@ -35,9 +31,6 @@ import java.util.Set;
  * {@link ClientSession#fail}.
  */
 final class ClientLogin {
-    /** Startup parameters Sluice understands without ignore_startup_parameters. */
-    private static final Set<String> KNOWN = Set.of("application_name", "client_encoding",
-            "datestyle", "timezone", "standard_conforming_strings", "intervalstyle");
     /** The console's built-in user (PgBouncer's fake "pgbouncer" user of its admin database). */
     private static final String CONSOLE_USER = "pgbouncer";
 
@@ -137,46 +130,12 @@ final class ClientLogin {
         SessionSettings cfg = session.context().settings();
         params = new ClientParams(cfg.trackedParameters());
         replication = Replication.of(s.parameters().get("replication"));
-        List<String> protocolOptions = new ArrayList<>();
-        for (Map.Entry<String, String> e : s.parameters().entrySet()) {
-            String key = e.getKey().toLowerCase(Locale.ROOT);
-            if (key.equals("user") || key.equals("database") || key.equals("replication")) {
-                ClientDebug.line(session, () -> "got var: " + e.getKey() + "=" + e.getValue());
-                continue;
-            }
-            if (e.getKey().startsWith("_pq_.")) {
-                ClientDebug.line(session, () -> "ignoring protocol extension parameter: " + e.getKey() + "="
-                        + e.getValue());
-                protocolOptions.add(e.getKey());
-                continue;
-            }
-            if (key.equals("options") && replication != Replication.NONE) {
-                replicationOptions = e.getValue(); // its own server takes any options, verbatim
-                continue;
-            }
-            if (key.equals("options")) {
-                StartupOptions.Refused refused = StartupOptions.apply(e.getValue(), params, KNOWN,
-                        cfg.ignoreStartupParameters());
-                if (refused != null) {
-                    if (refused.warning() != null) {
-                        session.log(Level.WARNING, refused.warning()); // set_startup_options' line
-                    }
-                    replies.refuse(refused.message());
-                    return;
-                }
-                continue;
-            }
-            if (KNOWN.contains(key) || params.isTracked(key)) {
-                ClientDebug.line(session, () -> "got var: " + e.getKey() + "=" + e.getValue());
-                params.set(e.getKey(), e.getValue());
-            } else if (cfg.ignoreStartupParameters().contains(key)) {
-                ClientDebug.line(session, () -> "ignoring startup parameter: " + e.getKey() + "=" + e.getValue());
-            } else {
-                session.log(Level.WARNING, "unsupported startup parameter: " + e.getKey() + "=" + e.getValue());
-                replies.refuse("unsupported startup parameter: " + e.getKey());
-                return;
-            }
+        StartupParameters.Read read = StartupParameters.read(session, replies, cfg, s.parameters(), params,
+                replication != Replication.NONE);
+        if (read == null) {
+            return;
         }
+        replicationOptions = read.replicationOptions();
         // PgBouncer names the client's pool in its log lines only once the startup packet passed
         session.identify(database, user);
         if (cfg.applicationNameAddHost()) {
@@ -186,11 +145,11 @@ final class ClientLogin {
         if (!params.applicationName().isEmpty()) {
             ClientDebug.line(session, () -> "using application_name: " + params.applicationName());
         }
-        if (s.minorVersion() > 0 || !protocolOptions.isEmpty()) {
+        if (s.minorVersion() > 0 || !read.protocolOptions().isEmpty()) {
             // a 3.x client newer than us, or one asking for protocol extensions: as PostgreSQL 15
             // (and PgBouncer's current source; 1.18 refused 3.1 as a "bad packet header"), tell
             // it what we speak, 3.0 and none of its _pq_ options, and go on with the login
-            replies.negotiateProtocol(protocolOptions);
+            replies.negotiateProtocol(read.protocolOptions());
         }
         lookup = session.context().route(database, user);
         if (lookup instanceof RouteLookup.Misconfigured m) {

@@ -29,7 +29,11 @@
 # userlist copied from pg_authid does. CLIENT_AUTH=plain-secret keeps that password in plain text
 # there instead, so each pooler derives the SCRAM keys from it. Logins to PostgreSQL stay trust.
 #
-#   [ROUNDS=3] [WARMUP=5] [MODE=simple] [CONNECT=1] [CLIENT_AUTH=scram-sha-256|plain-secret] [FLOOR=1] [SLUICE_JAR_BASE=old.jar] [BASE_JAVA_OPTS=...] bench/pgbench-compare.sh [seconds-per-run] [client counts...]
+# SERVER_TLS=1 turns TLS on in PostgreSQL (an RSA-2048 certificate made here with openssl) and sets
+# server_tls_sslmode = require for every pooler, so each pooler encrypts what it relays to the
+# server and decrypts the answers, as with a database in the cloud. The clients stay on plain TCP.
+#
+#   [ROUNDS=3] [WARMUP=5] [MODE=simple] [CONNECT=1] [CLIENT_AUTH=scram-sha-256|plain-secret] [SERVER_TLS=1] [FLOOR=1] [SLUICE_JAR_BASE=old.jar] [BASE_JAVA_OPTS=...] bench/pgbench-compare.sh [seconds-per-run] [client counts...]
 #   e.g. bench/pgbench-compare.sh 15 1 50 200
 #        SLUICE_JAR_BASE=/path/sluice-before.jar bench/pgbench-compare.sh 15 1 50 200
 #
@@ -48,7 +52,19 @@ connect=(); [ -z "${CONNECT:-}" ] || connect=(-C)
 [ -z "${BASE_JAVA_OPTS:-}" ] || [ -n "$base_jar" ] || base_jar=$jar
 pgbench_cluster
 pgb_port=$(free_port); sl_port=$(free_port)
-ini() { pgbench_ini "$1"; }
+server_tls=
+if [ -n "${SERVER_TLS:-}" ]; then
+  command -v openssl >/dev/null || { echo "SERVER_TLS needs openssl (apt-get install -y openssl)" >&2; exit 2; }
+  mkdir -p "$work/pgtls"
+  openssl req -x509 -newkey rsa:2048 -nodes -days 2 -subj "/CN=bench-postgres" \
+    -keyout "$work/pgtls/server.key" -out "$work/pgtls/server.crt" 2>/dev/null
+  chmod 600 "$work/pgtls/server.key"; is_root && chown -R postgres: "$work/pgtls"
+  printf "ssl = on\nssl_cert_file = '%s'\nssl_key_file = '%s'\n" "$work/pgtls/server.crt" "$work/pgtls/server.key" \
+    >> "$work/data/postgresql.conf"
+  as_pg "$pgbin/pg_ctl" -D "$work/data" reload >/dev/null
+  server_tls="server_tls_sslmode = require"
+fi
+ini() { pgbench_ini "$1" "$server_tls"; }
 case "${CLIENT_AUTH:-trust}" in
   trust) echo '"postgres" ""' > "$work/userlist.txt" ;;
   scram-sha-256|plain-secret)
@@ -116,7 +132,7 @@ fi
 
 n=${#names[@]}
 results="$work/results"; : > "$results"
-echo "# pgbench -S -M $mode ${connect[*]}, client auth ${CLIENT_AUTH:-trust}, pool_mode ${POOL_MODE:-transaction}, ${secs} s a run, $rounds rounds, order rotating: ${names[*]}"
+echo "# pgbench -S -M $mode ${connect[*]}, client auth ${CLIENT_AUTH:-trust}, pool_mode ${POOL_MODE:-transaction}, ${server_tls:+server TLS, }${secs} s a run, $rounds rounds, order rotating: ${names[*]}"
 for c in "${clients[@]}"; do
   for ((r = 0; r < rounds; r++)); do
     line="# clients $c round $((r + 1))/$rounds:"

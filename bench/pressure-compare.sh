@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Pool-pressure benchmark, Sluice vs PgBouncer, same pgbouncer.ini (only the port differs), trust
-# and SCRAM logins to the backend, on two stages:
+# Pool-pressure benchmark, Sluice vs PgBouncer, same pgbouncer.ini (only the port differs), trust,
+# SCRAM and SCRAM-over-TLS logins to the backend, on three stages:
 #   same-host  PostgreSQL on this host, reached over 127.0.0.1
 #   remote     PostgreSQL in a network namespace of its own, joined to this one by a veth pair,
 #              1 ms round trip (DELAY_US = 500 each way). This kernel has no netem qdisc (tc
@@ -20,6 +20,16 @@
 #              and the relay, and in PostgreSQL's log each of two connects in flight then took
 #              about twice as long as a lone one. Trust only (the synthetic backend has no SCRAM);
 #              its fifo-500 rows measure the poolers, not a database.
+# Login methods (AUTHS), client to pooler and pooler to PostgreSQL alike:
+#   trust          user postgres, no password
+#   scram-sha-256  user bench_scram, SCRAM both ways
+#   tls            the same SCRAM, with server_tls_sslmode = require: every backend connect adds
+#                  TLS 1.3's handshake (PostgreSQL's certificate is RSA 2048, made here with
+#                  openssl, as Debian's snakeoil one is) to the SSLRequest and SCRAM round trips.
+#                  The clients reach the poolers without TLS, so only the backend logins change.
+#   With tls among them, PostgreSQL has ssl = on, and the trust and SCRAM rows say
+#   server_tls_sslmode = disable (no SSLRequest) so that they stay plain; without it, both poolers
+#   get prefer, which PostgreSQL answers N (one round trip per connect).
 # Workloads, per stage and login method:
 #   herd     200 clients start together on a pool of 40, each runs one 10 ms query; cold pool
 #            (no server yet) and warm pool (right after): time until all are answered, backends
@@ -40,13 +50,13 @@
 # WARM_HERDS of them). Every run is bounded (-t 1 or -T). Needs root for the
 # remote stage (ip netns, a C compiler for the relay); STAGES=same-host runs without it.
 #
-#   [ROUNDS=3] [STAGES="same-host remote synthetic"] [AUTHS="trust scram-sha-256"] [DELAY_US=500] \
+#   [ROUNDS=3] [STAGES="same-host remote synthetic"] [AUTHS="trust scram-sha-256 tls"] [DELAY_US=500] \
 #   [LOGIN_MS=3] [WARM_HERDS=9] [LOGIN_WARMUP=10] bench/pressure-compare.sh [fifo-seconds]
 # A smoke run: ROUNDS=1 AUTHS=trust bench/pressure-compare.sh 2
 secs=${1:-15}
 rounds=${ROUNDS:-3}
 stages=${STAGES:-same-host remote synthetic}
-auths=${AUTHS:-trust scram-sha-256}
+auths=${AUTHS:-trust scram-sha-256 tls}
 delay_us=${DELAY_US:-500}
 login_ms=${LOGIN_MS:-3}
 warm_herds=${WARM_HERDS:-9}
@@ -67,6 +77,18 @@ trap 'stop_poolers; stop_remote; bench_cleanup' EXIT
 pg_conf="max_connections = 300
 log_connections = on
 password_encryption = 'scram-sha-256'"
+with_tls=; case " $auths " in *" tls "*) with_tls=1 ;; esac
+if [ -n "$with_tls" ]; then
+  command -v openssl >/dev/null || { echo "AUTHS with tls needs openssl (apt-get install -y openssl)" >&2; exit 2; }
+  mkdir -p "$work/pgtls"
+  openssl req -x509 -newkey rsa:2048 -nodes -days 2 -subj "/CN=bench-postgres" \
+    -keyout "$work/pgtls/server.key" -out "$work/pgtls/server.crt" 2>/dev/null
+  chmod 600 "$work/pgtls/server.key"; is_root && chown -R postgres: "$work/pgtls"
+  pg_conf="$pg_conf
+ssl = on
+ssl_cert_file = '$work/pgtls/server.crt'
+ssl_key_file = '$work/pgtls/server.key'"
+fi
 pg_hba="local all all trust
 host all postgres 127.0.0.1/32 trust
 host all all 127.0.0.1/32 scram-sha-256"
@@ -142,7 +164,10 @@ use_stage() {
   esac
 }
 
-write_ini() { # $1 file, $2 port, $3 auth_type
+write_ini() { # $1 file, $2 port, $3 login method (AUTHS)
+  local auth_type=$3 sslmode=prefer
+  [ -n "$with_tls" ] && sslmode=disable
+  [ "$3" = tls ] && auth_type=scram-sha-256 sslmode=require
   cat > "$1" <<INI
 [databases]
 bench = host=$db_host port=$db_port dbname=bench pool_size=40
@@ -154,7 +179,7 @@ warmherd3 = host=$db_host port=$db_port dbname=bench pool_size=40
 listen_addr = 127.0.0.1
 listen_port = $2
 unix_socket_dir = $work
-auth_type = $3
+auth_type = $auth_type
 auth_file = $work/userlist.txt
 pool_mode = transaction
 max_client_conn = 700
@@ -162,8 +187,8 @@ log_connections = 0
 log_disconnections = 0
 log_pooler_errors = 0
 ; PgBouncer 1.18 defaults to disable, 1.20 and later (and Sluice) to prefer: said here, so both poolers
-; do the same handshake with PostgreSQL (an SSLRequest, answered N, one round trip per connect)
-server_tls_sslmode = prefer
+; do the same handshake with PostgreSQL (see "Login methods" above)
+server_tls_sslmode = $sslmode
 INI
   is_root && chown postgres: "$1" "$work/userlist.txt"
   true

@@ -60,8 +60,8 @@ final class Checkout {
     // ---- predicates for the lazy queues: they also retire checkouts whose client left ----
 
     boolean acceptsHandoff() {
-        return (phase == Phase.SPIN || phase == Phase.HANDOFF || phase == Phase.GATE || phase == Phase.PERMIT)
-                && aliveOrAbandon();
+        return (phase == Phase.SPIN || phase == Phase.HANDOFF || phase == Phase.GATE || phase == Phase.PERMIT
+                || phase == Phase.CONNECTING) && aliveOrAbandon();
     }
 
     boolean waitsForGate() {
@@ -251,7 +251,9 @@ final class Checkout {
         if (takeIdle(this::phase5)) {
             return;
         }
-        handoffTicket = pool.handoffQueue().addFirst(this);
+        if (handoffTicket == null || !handoffTicket.isQueued()) {
+            handoffTicket = pool.handoffQueue().addFirst(this);
+        }
         gateTicket = pool.gate().waiters().addFirst(this);
         armReserveWake();
         pool.requestGateWake();
@@ -346,8 +348,15 @@ final class Checkout {
     // ---- transitions called by the pool ----
 
     /** Phase 6 begins: a gate slot is held and connect() is about to be called. */
+    /**
+     * Its connect started. It keeps (or takes) its place in the handoff line: as in PgBouncer, a
+     * free server goes to the oldest waiting client whoever's connect it was, so a return that
+     * comes first serves it and its new connection goes to the next in line. Bound to its own
+     * connect, the oldest clients of a herd waited out slow connects while newer ones were served.
+     */
     void connecting() {
-        leaveQueues();
+        leaveQueues(true);
+        joinHandoffLine();
         phase = Phase.CONNECTING;
         if (anticipationTimedOut) {
             pool.counters().createFallback();
@@ -406,7 +415,11 @@ final class Checkout {
     }
 
     private void leaveQueues() {
-        if (handoffTicket != null) {
+        leaveQueues(false);
+    }
+
+    private void leaveQueues(boolean keepHandoffPlace) {
+        if (handoffTicket != null && !keepHandoffPlace) {
             handoffTicket.cancel();
         }
         if (gateTicket != null) {

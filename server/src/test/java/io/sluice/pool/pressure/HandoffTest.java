@@ -44,6 +44,39 @@ class HandoffTest {
     }
 
     @Test
+    void aReturnServesTheOldestWaiterBeforeTheConnectItStartedAndThatConnectServesTheNext() {
+        Settings s = new Settings();
+        s.poolSize = 10;
+        Harness h = new Harness(s, -1);             // connects complete when the test says
+        TestWaiter a = h.checkout();
+        h.vt.runUntilIdle();
+        var first = h.connector.completeNext();
+        h.vt.runUntilIdle();
+        assertThat(a.served()).isTrue();
+
+        TestWaiter b = h.checkout();                // a cold pool: b starts a connect
+        h.vt.runUntilIdle();
+        assertThat(h.connector.waitingConnects()).isEqualTo(1);
+        a.lease.release();                          // a return before b's connect answers
+        h.vt.runUntilIdle();
+        assertThat(b.served()).isTrue();            // PgBouncer's order: the oldest waiter, any server
+        assertThat(b.lease.server()).isSameAs(first);
+
+        TestWaiter c = h.checkoutHolding(1 * MS);   // a pool of 10 with 1 lent is cold, so it connects too
+        h.vt.runUntilIdle();
+        assertThat(h.connector.waitingConnects()).isEqualTo(2);
+        var second = h.connector.completeNext();    // b's connect answers: c is next in line
+        h.vt.runUntilIdle();
+        assertThat(c.served()).isTrue();
+        assertThat(h.grants).containsExactly(a, b, c);
+        assertThat(h.connector.attempts).isEqualTo(3);
+        h.connector.completeNext();                 // c's connect: nobody waits, it parks
+        h.vt.runAll(1 * S);
+        assertThat(h.pool.snapshot().svIdle()).isEqualTo(2); // second (c's, returned) and the third
+        assertThat(second).isNotSameAs(first);
+    }
+
+    @Test
     void aSpinningCheckoutKeepsItsPlaceAgainstALaterArrival() {
         Harness h = fullPool(2);
         TestWaiter a = h.checkout();

@@ -84,9 +84,13 @@ class CoordinatorIT {
 
             assertThat(Long.parseLong(during[0].get("reserve_used"))).isEqualTo(RESERVE);
             assertThat(Long.parseLong(during[0].get("reserve_acq"))).isGreaterThanOrEqualTo(RESERVE);
-            assertThat(Long.parseLong(during[0].get("evictions"))).isGreaterThanOrEqualTo(B_CLIENTS - RESERVE);
+            long evicted = Long.parseLong(during[0].get("evictions"));
+            assertThat(evicted).isGreaterThanOrEqualTo(B_CLIENTS - RESERVE);
             assertThat(Long.parseLong(during[0].get("current"))).isEqualTo(MAX_DB + RESERVE);
-            assertThat(backends(userA)).isEqualTo(MAX_DB - (B_CLIENTS - RESERVE));
+            // every eviction took one of A's idle servers. One more than B needed can happen: a
+            // server returned to B's pool serves its oldest waiting client even while that client's
+            // connect is in flight (PgBouncer's order), and the connect's server then idles
+            assertThat(backends(userA)).isEqualTo(MAX_DB - evicted);
 
             // After the burst the retain task gives the reserve back within a cycle or two.
             Await.until(Duration.ofSeconds(10), () -> coordinator().get("reserve_used").equals("0"),

@@ -97,6 +97,18 @@ pgbench_cluster() {
   "$pgbin/pgbench" -q -i -s 10 -h 127.0.0.1 -p "$pg_port" -U postgres postgres >/dev/null 2>&1
 }
 
+# postgres_tls_conf: an RSA-2048 certificate and key for PostgreSQL in $work/pgtls (Debian's
+# snakeoil certificate is RSA-2048 too), owned by postgres; prints the postgresql.conf lines that
+# turn TLS on with them
+postgres_tls_conf() {
+  command -v openssl >/dev/null || { echo "TLS to PostgreSQL needs openssl (apt-get install -y openssl)" >&2; return 2; }
+  mkdir -p "$work/pgtls"
+  openssl req -x509 -newkey rsa:2048 -nodes -days 2 -subj "/CN=bench-postgres" \
+    -keyout "$work/pgtls/server.key" -out "$work/pgtls/server.crt" 2>/dev/null
+  chmod 600 "$work/pgtls/server.key"; is_root && chown -R postgres: "$work/pgtls"
+  printf "ssl = on\nssl_cert_file = '%s'\nssl_key_file = '%s'\n" "$work/pgtls/server.crt" "$work/pgtls/server.key"
+}
+
 # pgbench_ini PORT [EXTRA]: the pgbouncer.ini every pooler runs in the pgbench benchmarks (only the
 # port differs): database postgres on $pg_port, trust, one transaction-mode pool of 20 (AUTH_TYPE,
 # POOL_MODE, POOL_SIZE change them); EXTRA

@@ -54,13 +54,8 @@ pgbench_cluster
 pgb_port=$(free_port); sl_port=$(free_port)
 server_tls=
 if [ -n "${SERVER_TLS:-}" ]; then
-  command -v openssl >/dev/null || { echo "SERVER_TLS needs openssl (apt-get install -y openssl)" >&2; exit 2; }
-  mkdir -p "$work/pgtls"
-  openssl req -x509 -newkey rsa:2048 -nodes -days 2 -subj "/CN=bench-postgres" \
-    -keyout "$work/pgtls/server.key" -out "$work/pgtls/server.crt" 2>/dev/null
-  chmod 600 "$work/pgtls/server.key"; is_root && chown -R postgres: "$work/pgtls"
-  printf "ssl = on\nssl_cert_file = '%s'\nssl_key_file = '%s'\n" "$work/pgtls/server.crt" "$work/pgtls/server.key" \
-    >> "$work/data/postgresql.conf"
+  tls_conf=$(postgres_tls_conf) || exit 2
+  echo "$tls_conf" >> "$work/data/postgresql.conf"
   as_pg "$pgbin/pg_ctl" -D "$work/data" reload >/dev/null
   server_tls="server_tls_sslmode = require"
 fi

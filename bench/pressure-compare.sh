@@ -79,15 +79,9 @@ log_connections = on
 password_encryption = 'scram-sha-256'"
 with_tls=; case " $auths " in *" tls "*) with_tls=1 ;; esac
 if [ -n "$with_tls" ]; then
-  command -v openssl >/dev/null || { echo "AUTHS with tls needs openssl (apt-get install -y openssl)" >&2; exit 2; }
-  mkdir -p "$work/pgtls"
-  openssl req -x509 -newkey rsa:2048 -nodes -days 2 -subj "/CN=bench-postgres" \
-    -keyout "$work/pgtls/server.key" -out "$work/pgtls/server.crt" 2>/dev/null
-  chmod 600 "$work/pgtls/server.key"; is_root && chown -R postgres: "$work/pgtls"
+  tls_conf=$(postgres_tls_conf) || exit 2
   pg_conf="$pg_conf
-ssl = on
-ssl_cert_file = '$work/pgtls/server.crt'
-ssl_key_file = '$work/pgtls/server.key'"
+$tls_conf"
 fi
 pg_hba="local all all trust
 host all postgres 127.0.0.1/32 trust

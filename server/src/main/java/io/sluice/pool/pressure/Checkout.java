@@ -243,8 +243,9 @@ final class Checkout {
 
     /**
      * The connect this checkout waited on failed (refused, timeout, 57P03): it goes back to the
-     * head of both lines, where it stood when it took its gate slot, and waits for the retry
-     * after server_login_retry or for a returned server, like PgBouncer's waiting clients.
+     * head of the gate's line, where it stood when it took its slot (it kept its place in the
+     * handoff line), and waits for the retry after server_login_retry or for a returned server,
+     * like PgBouncer's waiting clients.
      */
     void connectFailed() {
         phase = Phase.GATE;
@@ -347,12 +348,12 @@ final class Checkout {
 
     // ---- transitions called by the pool ----
 
-    /** Phase 6 begins: a gate slot is held and connect() is about to be called. */
     /**
-     * Its connect started. It keeps (or takes) its place in the handoff line: as in PgBouncer, a
-     * free server goes to the oldest waiting client whoever's connect it was, so a return that
-     * comes first serves it and its new connection goes to the next in line. Bound to its own
-     * connect, the oldest clients of a herd waited out slow connects while newer ones were served.
+     * Phase 6 begins: a gate slot is held and connect() is about to be called. The checkout keeps
+     * (or takes) its place in the handoff line: as in PgBouncer, a free server goes to the oldest
+     * waiting client whoever's connect it was, so a return that comes first serves it and its new
+     * connection goes to the next in line. Bound to its own connect, the oldest clients of a herd
+     * waited out slow connects while newer ones were served.
      */
     void connecting() {
         leaveQueues(true);

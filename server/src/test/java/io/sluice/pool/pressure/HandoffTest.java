@@ -62,7 +62,7 @@ class HandoffTest {
         assertThat(b.served()).isTrue();            // PgBouncer's order: the oldest waiter, any server
         assertThat(b.lease.server()).isSameAs(first);
 
-        TestWaiter c = h.checkoutHolding(1 * MS);   // a pool of 10 with 1 lent is cold, so it connects too
+        TestWaiter c = h.checkoutHolding(1 * MS);   // still cold (below 20 % of 10): c connects too
         h.vt.runUntilIdle();
         assertThat(h.connector.waitingConnects()).isEqualTo(2);
         var second = h.connector.completeNext();    // b's connect answers: c is next in line

@@ -27,6 +27,8 @@
 #                  TLS 1.3's handshake (PostgreSQL's certificate is RSA 2048, made here with
 #                  openssl, as Debian's snakeoil one is) to the SSLRequest and SCRAM round trips.
 #                  The clients reach the poolers without TLS, so only the backend logins change.
+#   The floor (below) is measured with plain trust logins for every row, so a tls row's ratio to
+#   it includes what TLS adds to each connect.
 #   With tls among them, PostgreSQL has ssl = on, and the trust and SCRAM rows say
 #   server_tls_sslmode = disable (no SSLRequest) so that they stay plain; without it, both poolers
 #   get prefer, which PostgreSQL answers N (one round trip per connect).

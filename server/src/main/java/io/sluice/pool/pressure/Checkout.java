@@ -243,17 +243,14 @@ final class Checkout {
 
     /**
      * The connect this checkout waited on failed (refused, timeout, 57P03): it goes back to the
-     * head of the gate's line, where it stood when it took its slot (it kept its place in the
-     * handoff line), and waits for the retry after server_login_retry or for a returned server,
-     * like PgBouncer's waiting clients.
+     * head of the gate's line, where it stood when it took its slot, and waits for the retry
+     * after server_login_retry or for a returned server, like PgBouncer's waiting clients. Its
+     * place in the handoff line it never left ({@link #connecting()}).
      */
     void connectFailed() {
         phase = Phase.GATE;
         if (takeIdle(this::phase5)) {
             return;
-        }
-        if (handoffTicket == null || !handoffTicket.isQueued()) {
-            handoffTicket = pool.handoffQueue().addFirst(this);
         }
         gateTicket = pool.gate().waiters().addFirst(this);
         armReserveWake();

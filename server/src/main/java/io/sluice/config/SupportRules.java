@@ -28,8 +28,9 @@ final class SupportRules {
 
     /** A warning text (without file:line) for an accepted but partly honoured value. */
     static Optional<String> warn(ConfigKey key, Object value) {
-        if (key.name().equals("syslog") && ((Long) value) != 0) {
-            return Optional.of("syslog=" + value + " is accepted but Sluice does not log to syslog yet");
+        if (key.name().equals("syslog_facility") && SyslogFacilities.code((String) value).isEmpty()) {
+            // PgBouncer quietly logs to daemon then; say so
+            return Optional.of("syslog_facility=" + value + " is not a syslog facility; daemon is used");
         }
         return Optional.empty();
     }

@@ -19,8 +19,9 @@ import java.util.function.Supplier;
  * The time is wall-clock time in the clock's zone with the zone's short name, as PgBouncer
  * prints local time with {@code %Z}.
  *
- * <p>Sinks: stderr unless quiet, and {@code logfile} (append) when one is open;
- * {@link #reopen(Path)} swaps the file on RELOAD/SIGHUP so rotated logs are released.
+ * <p>Sinks: stderr unless quiet, {@code logfile} (append) when one is open, and syslog when
+ * {@code syslog = 1} ({@link Syslog}); {@link #reopen(Path)} swaps the file on RELOAD/SIGHUP so
+ * rotated logs are released, and {@link #setSyslog} swaps the syslog sink.
  *
  * <p>Threading: every method may be called from any thread. Level checks read one volatile
  * field, so a disabled DEBUG/NOISE call costs a compare; formatting and writing happen under
@@ -42,6 +43,8 @@ public final class Log {
     private volatile long pid;
     private OutputStream file; // guarded by lock
     private Path filePath; // guarded by lock
+    private Syslog syslog; // guarded by lock
+    private boolean syslogFailing; // guarded by lock; the failure was reported, until a send works
 
     /**
      * @param clock wall clock; its zone decides the printed time zone
@@ -117,10 +120,18 @@ public final class Log {
         }
     }
 
-    /** Closes the logfile; later lines go to stderr only. */
+    /** Closes the logfile and the syslog sink; later lines go to stderr only. */
     public void close() {
         synchronized (lock) {
             closeFileLocked();
+            setSyslogLocked(null);
+        }
+    }
+
+    /** Starts sending lines to {@code syslog}, or stops when null; closes the sink it replaces. */
+    public void setSyslog(Syslog syslog) {
+        synchronized (lock) {
+            setSyslogLocked(syslog);
         }
     }
 
@@ -222,12 +233,19 @@ public final class Log {
 
     /** Formats one line (without the newline) as it would be written now. */
     public String format(Level level, String message) {
+        return format(level, message, now());
+    }
+
+    private String format(Level level, String message, ZonedDateTime now) {
+        return TIME.format(now) + " [" + pid + "] " + level.word() + " " + message;
+    }
+
+    private ZonedDateTime now() {
         ZoneId zone = clock.getZone();
         if (zone.equals(ZoneOffset.UTC)) {
             zone = ZoneId.of("UTC"); // "Z" would print otherwise; PgBouncer prints "UTC"
         }
-        String time = TIME.format(ZonedDateTime.ofInstant(clock.instant(), zone));
-        return time + " [" + pid + "] " + level.word() + " " + message;
+        return ZonedDateTime.ofInstant(clock.instant(), zone);
     }
 
     private void write(Level level, String message) {
@@ -235,23 +253,47 @@ public final class Log {
             return;
         }
         synchronized (lock) {
-            String line = format(level, message);
-            if (!quiet) {
-                stderr.println(line);
-                stderr.flush();
-            }
-            if (file != null) {
+            ZonedDateTime now = now();
+            writeLocal(format(level, message, now));
+            if (syslog != null && Syslog.sends(level)) {
                 try {
-                    file.write((line + "\n").getBytes(StandardCharsets.UTF_8));
-                    file.flush();
+                    syslog.send(level, message, now, pid);
+                    syslogFailing = false;
                 } catch (IOException e) {
-                    // Like PgBouncer: a full disk must not take the pooler down; stderr still works.
-                    if (!quiet) {
-                        stderr.println(format(Level.WARNING, "could not write to logfile: " + e.getMessage()));
+                    // syslog(3) drops such lines silently; say so once in the other sinks instead
+                    if (!syslogFailing) {
+                        syslogFailing = true;
+                        writeLocal(format(Level.WARNING, "could not write to syslog: " + e.getMessage(), now));
                     }
                 }
             }
         }
+    }
+
+    private void writeLocal(String line) {
+        if (!quiet) {
+            stderr.println(line);
+            stderr.flush();
+        }
+        if (file != null) {
+            try {
+                file.write((line + "\n").getBytes(StandardCharsets.UTF_8));
+                file.flush();
+            } catch (IOException e) {
+                // Like PgBouncer: a full disk must not take the pooler down; stderr still works.
+                if (!quiet) {
+                    stderr.println(format(Level.WARNING, "could not write to logfile: " + e.getMessage()));
+                }
+            }
+        }
+    }
+
+    private void setSyslogLocked(Syslog replacement) {
+        if (syslog != null && syslog != replacement) {
+            syslog.close();
+        }
+        syslog = replacement;
+        syslogFailing = false;
     }
 
     private void closeFileLocked() {

@@ -118,6 +118,7 @@ final class ConfigReload {
 
     private static void reopenLog(ConfigSnapshot c) {
         Log.global().applyConfigVerbose((int) c.settings().integer("verbose"));
+        SyslogSocket.configure(Log.global(), c.settings()); // PgBouncer's reset_logging: new ident and facility
         String logfile = c.settings().string("logfile");
         try {
             Log.global().reopen(logfile == null || logfile.isEmpty() ? null : Path.of(logfile));

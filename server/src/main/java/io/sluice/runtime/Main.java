@@ -175,10 +175,6 @@ public final class Main {
         if (dc.logfile() == null && !dc.syslog()) {
             throw new FatalError("daemon needs logfile configured");
         }
-        if (dc.logfile() == null) {
-            // the config's own warning says so too, but only where this daemon will log: nowhere
-            log.warning("not supported: syslog = 1; with no logfile the daemon's log is lost");
-        }
         Pidfile pidfile = new Pidfile(dc.pidfile());
         pidfile.checkFree(log);
         int code = new Daemonizer(log, daemonTimeout).detach(args, pidfile, launcher);

@@ -44,6 +44,7 @@ public final class SluiceStarter implements ServerStarter {
                 throw Main.cannotOpenLogfile(Path.of(logfile), e);
             }
         }
+        SyslogSocket.configure(log, snapshot.settings());
         log.setVerbose(options.verbose());
         log.applyConfigVerbose((int) snapshot.settings().integer("verbose"));
         fileErrors.forEach(log::error);

@@ -226,11 +226,12 @@ class ConfigLoaderTest {
                 listen_port = 6432
                 so_reuseport = 1
                 syslog = 1
+                syslog_facility = local9
                 """);
-        // so_reuseport is acted on since issue 17, so it warns no more
+        // so_reuseport is acted on since issue 17, and syslog since stop 43, so they warn no more
         assertThat(s.warnings()).containsExactlyInAnyOrder(
                 "pgbouncer.ini:2: parameter dns_zone_check_period is accepted but not acted on by Sluice yet",
-                "pgbouncer.ini:5: syslog=1 is accepted but Sluice does not log to syslog yet");
+                "pgbouncer.ini:6: syslog_facility=local9 is not a syslog facility; daemon is used");
     }
 
     @Test

@@ -9,7 +9,7 @@ import java.util.stream.Collectors;
  * A systemd service run in a {@link ThrowawayRoot} the way systemd runs it, for machines where
  * systemd is not PID 1 (containers, CI VMs): {@code ExecStart} as the unit's {@code User} with
  * systemd's environment and default signal dispositions, {@code Type=notify} readiness through
- * a {@link NotifySocket} ({@code systemctl start} returns when READY=1 arrives), {@code
+ * a {@link DatagramInbox} ({@code systemctl start} returns when READY=1 arrives), {@code
  * ExecReload} with {@code $MAINPID}, and stop by {@code KillSignal} to the main process (what
  * {@code KillMode=mixed} and {@code process} do). The service's output goes to
  * {@code /tmp/<unit>.log} inside the root, standing in for the journal. Not thread-safe.
@@ -44,7 +44,7 @@ public final class ServiceRun {
      * systemctl start}), failing with the service's output if it did not within {@code timeout}.
      * Returns the datagram (empty for other types).
      */
-    public String start(NotifySocket notify, Duration timeout) {
+    public String start(DatagramInbox notify, Duration timeout) {
         String user = unit.get("Service", "User").orElse("root");
         String exec = unit.require("Service", "ExecStart").replaceFirst("^[-@+!]+", "");
         String script = "u=" + ThrowawayRoot.quote(user) + "\n"
@@ -73,7 +73,7 @@ public final class ServiceRun {
      * waits for such a datagram and makes that pid the main process, which stop and reload then
      * signal. Returns the new main pid.
      */
-    public String awaitNewMainPid(NotifySocket notify, Duration timeout) {
+    public String awaitNewMainPid(DatagramInbox notify, Duration timeout) {
         String[] found = new String[1];
         boolean arrived = Await.poll(timeout, () -> {
             found[0] = notify.received().stream().flatMap(String::lines).filter(l -> l.startsWith("MAINPID="))

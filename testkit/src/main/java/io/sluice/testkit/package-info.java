@@ -13,7 +13,7 @@
  * {@link io.sluice.testkit.ServiceRun}, so the machine stays as it was.
  *
  * <p>May depend on the JDK, junit-jupiter-api, pgjdbc and Netty's native unix socket (for
- * {@link io.sluice.testkit.NotifySocket}) only; never on the {@code server} module (the
+ * {@link io.sluice.testkit.DatagramInbox}) only; never on the {@code server} module (the
  * server's integration tests depend on this one).
  */
 package io.sluice.testkit;

@@ -6,7 +6,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 import io.sluice.testkit.Await;
 import io.sluice.testkit.Encryption;
 import io.sluice.testkit.FreePorts;
-import io.sluice.testkit.NotifySocket;
+import io.sluice.testkit.DatagramInbox;
 import io.sluice.testkit.PgCluster;
 import io.sluice.testkit.ProcessResult;
 import io.sluice.testkit.ServiceRun;
@@ -50,7 +50,7 @@ class DebInstallIT {
 
     private static PgCluster pg;
     private static ThrowawayRoot root;
-    private static NotifySocket notify;
+    private static DatagramInbox notify;
     private static int port;
     private static String db;
     private static String user;
@@ -69,7 +69,7 @@ class DebInstallIT {
         pg.createDatabase(db, user);
         port = FreePorts.next();
         root = ThrowawayRoot.create(Built.TARGET.resolve("roots"));
-        notify = NotifySocket.bind();
+        notify = DatagramInbox.bind();
         // No service starts itself in the throwaway root (Debian's convention for chroots), and
         // man-db's index rebuild is skipped: the test starts and stops services explicitly.
         root.write("/usr/sbin/policy-rc.d", "#!/bin/sh\nexit 101\n");

@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.sluice.testkit.Encryption;
 import io.sluice.testkit.FreePorts;
-import io.sluice.testkit.NotifySocket;
+import io.sluice.testkit.DatagramInbox;
 import io.sluice.testkit.PgCluster;
 import io.sluice.testkit.ProcessResult;
 import io.sluice.testkit.ProcessRunner;
@@ -82,7 +82,7 @@ class RpmPackageIT {
         pg.createDatabase(db, user);
         int port = FreePorts.next();
         try (ThrowawayRoot root = ThrowawayRoot.create(TARGET.resolve("roots"));
-                NotifySocket notify = NotifySocket.bind()) {
+                DatagramInbox notify = DatagramInbox.bind()) {
             // As after erasing PGDG's pgbouncer: an edited pgbouncer.ini still in place, the edited
             // userlist.txt renamed to .rpmsave by rpm.
             root.shOk("dpkg -r pgbouncer >/dev/null 2>&1; mkdir -p /etc/pgbouncer; rm -f " + USERLIST);

@@ -8,45 +8,73 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * systemd's side of {@code Type=notify}: a unix datagram socket in the abstract namespace whose
- * {@link #address()} goes into a service's {@code NOTIFY_SOCKET}. Abstract names belong to the
- * network namespace, so a service in a {@link ThrowawayRoot} reaches it too. The JDK has no unix
- * datagram sockets, hence Netty's native socket. Not thread-safe.
+ * A unix datagram socket that keeps what it receives: systemd's side of {@code Type=notify}
+ * ({@link #bind()}, a name in the abstract namespace whose {@link #address()} goes into a
+ * service's {@code NOTIFY_SOCKET}; abstract names belong to the network namespace, so a service
+ * in a {@link ThrowawayRoot} reaches it too), or a syslog daemon's {@code /dev/log}
+ * ({@link #bindPath}). The JDK has no unix datagram sockets, hence Netty's native socket. Not
+ * thread-safe.
  */
-public final class NotifySocket implements AutoCloseable {
+public final class DatagramInbox implements AutoCloseable {
     private static final AtomicLong NAMES = new AtomicLong();
 
     private final Socket socket;
-    private final String name;
+    private final String address;
+    private final Path path;
     private final List<String> received = new ArrayList<>();
 
-    private NotifySocket(Socket socket, String name) {
+    private DatagramInbox(Socket socket, String address, Path path) {
         this.socket = socket;
-        this.name = name;
+        this.address = address;
+        this.path = path;
     }
 
-    public static NotifySocket bind() {
-        Epoll.ensureAvailability();
+    /** A socket in the abstract namespace, for NOTIFY_SOCKET. */
+    public static DatagramInbox bind() {
         String name = "sluice-testkit-notify-" + ProcessHandle.current().pid() + "-" + NAMES.incrementAndGet();
-        Socket socket = Socket.newSocketDomainDgram();
+        return new DatagramInbox(bound("\0" + name), "@" + name, null);
+    }
+
+    /**
+     * A socket at {@code path} that every local user may send to (as syslog's {@code /dev/log});
+     * {@link #close()} removes the file.
+     */
+    public static DatagramInbox bindPath(Path path) {
+        Socket socket = bound(path.toString());
         try {
-            socket.bind(new DomainSocketAddress("\0" + name));
+            Files.setPosixFilePermissions(path, PosixFilePermissions.fromString("rw-rw-rw-"));
         } catch (IOException e) {
             closeQuietly(socket);
-            throw new UncheckedIOException("cannot bind abstract unix datagram socket @" + name, e);
+            deleteQuietly(path);
+            throw new UncheckedIOException("cannot open " + path + " to every user", e);
         }
-        return new NotifySocket(socket, name);
+        return new DatagramInbox(socket, path.toString(), path);
     }
 
-    /** The value for NOTIFY_SOCKET. */
+    private static Socket bound(String address) {
+        Epoll.ensureAvailability();
+        Socket socket = Socket.newSocketDomainDgram();
+        try {
+            socket.bind(new DomainSocketAddress(address));
+        } catch (IOException e) {
+            closeQuietly(socket);
+            throw new UncheckedIOException("cannot bind unix datagram socket " + address.replace('\0', '@'), e);
+        }
+        return socket;
+    }
+
+    /** The value for NOTIFY_SOCKET, or the path. */
     public String address() {
-        return "@" + name;
+        return address;
     }
 
     /** Waits until a datagram with the line {@code line} arrived; returns that datagram. */
@@ -89,6 +117,17 @@ public final class NotifySocket implements AutoCloseable {
     @Override
     public void close() {
         closeQuietly(socket);
+        if (path != null) {
+            deleteQuietly(path);
+        }
+    }
+
+    private static void deleteQuietly(Path path) {
+        try {
+            Files.deleteIfExists(path);
+        } catch (IOException ignored) {
+            // a socket file this process made; nothing else to do
+        }
     }
 
     private static void closeQuietly(Socket socket) {

@@ -14,6 +14,7 @@ final class FrontendFilter {
     /** Frontend messages a logged-in client may send (Terminate aside), as PgBouncer's list. */
     private static final String RELAYED_TYPES = "QFSHcfPECBDdX" + (char) Frame.CONTINUATION;
     static final String UNKNOWN = "unknown pkt";
+    static final String PQEXEC = "PQexec disallowed";
 
     private FrontendFilter() {
     }
@@ -24,16 +25,17 @@ final class FrontendFilter {
             return null;
         }
         if (type == 'Q' && disablePqexec) {
-            return "PQexec disallowed";
+            return PQEXEC;
         }
         return RELAYED_TYPES.indexOf(type) < 0 ? UNKNOWN : null;
     }
 
-    /** PgBouncer logs an unknown type as an error before closing the client. */
+    /** PgBouncer logs either refusal as an error, in its words, before closing the client. */
     static void logRefusal(ClientSession s, String reason, int type) {
-        if (UNKNOWN.equals(reason)) {
-            Log.global().client(Level.ERROR, s.id(), s.database(), s.user(), s.logAddress(), s.remote().port(),
-                    "unknown pkt from client: " + type + "/0x" + Integer.toHexString(type));
+        String words = UNKNOWN.equals(reason) ? "unknown pkt from client: " + type + "/0x" + Integer.toHexString(type)
+                : PQEXEC.equals(reason) ? "client used 'Q' packet type" : null;
+        if (words != null) {
+            Log.global().client(Level.ERROR, s.id(), s.database(), s.user(), s.logAddress(), s.remote().port(), words);
         }
     }
 }

@@ -1,9 +1,11 @@
 package io.sluice.it;
 
+import io.sluice.testkit.Await;
 import io.sluice.testkit.ProcessResult;
 import io.sluice.testkit.ProcessRunner;
 import org.junit.jupiter.api.Test;
 
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 
@@ -232,9 +234,16 @@ class ConsoleSideBySideIT {
     void disablePqexecRefusesTheConsolesSimpleQueriesToo() throws Exception {
         Pooler.sameAnswers("console under disable_pqexec", INI + "disable_pqexec = 1\n", USERS, p -> {
             ProcessResult r = psql(p.port(), "postgres", "pgbouncer", "-c", "SHOW VERSION");
+            // PgBouncer's ERROR line comes before the "closing because" one, which the client's FATAL follows
+            Await.until(Duration.ofSeconds(10), () -> p.log().contains("closing because: PQexec disallowed"), p + " logs the close");
             return List.of("exit " + r.exitCode(), r.stderr().lines().filter(l -> l.contains("FATAL")).findFirst()
-                    .map(l -> l.replaceAll("^.*FATAL", "FATAL")).orElse(r.describe()));
-        }, "exit 2", "FATAL:  PQexec disallowed");
+                    .map(l -> l.replaceAll("^.*FATAL", "FATAL")).orElse(r.describe()),
+                    p.log().lines().filter(l -> l.contains(" ERROR ") || l.contains("PQexec"))
+                            .map(l -> l.replaceAll("^.*? (ERROR|LOG|WARNING) C-0x[0-9a-f]+: (.*?)@.*? ", "$1 $2 ")
+                                    .replaceAll("age=[0-9]+s", "age=Ns")).toList().toString());
+        }, "exit 2", "FATAL:  PQexec disallowed", "[ERROR pgbouncer/postgres client used 'Q' packet type, "
+                + "LOG pgbouncer/postgres closing because: PQexec disallowed (age=Ns), "
+                + "WARNING pgbouncer/postgres pooler error: PQexec disallowed]");
     }
 
     private static String pausedColumn(int port) {

@@ -45,7 +45,8 @@
 # the Sluice/PgBouncer ratios and, for the cold herd, the ratio to the floor: the shortest time
 # any pooler could answer it given how fast that stage's PostgreSQL accepts new connections.
 # Both poolers get the same warm-up first, so a JVM's cold code is not what gets measured (a
-# pooler in production has run these paths many times): select-only load on one pool, a
+# pooler in production has run these paths many times): select-only load on one pool for
+# RELAY_WARMUP seconds (4; 20 changed nothing over TLS, where the fifo gap has another cause), a
 # connection per transaction on it for LOGIN_WARMUP seconds (a JVM compiles its login path only
 # after thousands of logins: with 1 s of them Sluice took 2.3 x PgBouncer's time to log in a
 # herd's 200 clients, with 10 s 1.2 x), and herds on three other pools (cold, then warm;
@@ -53,7 +54,7 @@
 # remote stage (ip netns, a C compiler for the relay); STAGES=same-host runs without it.
 #
 #   [ROUNDS=3] [STAGES="same-host remote synthetic"] [AUTHS="trust scram-sha-256 tls"] [DELAY_US=500] \
-#   [LOGIN_MS=3] [WARM_HERDS=9] [LOGIN_WARMUP=10] bench/pressure-compare.sh [fifo-seconds]
+#   [LOGIN_MS=3] [WARM_HERDS=9] [LOGIN_WARMUP=10] [RELAY_WARMUP=4] bench/pressure-compare.sh [fifo-seconds]
 # A smoke run: ROUNDS=1 AUTHS=trust bench/pressure-compare.sh 2
 secs=${1:-15}
 rounds=${ROUNDS:-3}
@@ -63,6 +64,7 @@ delay_us=${DELAY_US:-500}
 login_ms=${LOGIN_MS:-3}
 warm_herds=${WARM_HERDS:-9}
 login_warmup=${LOGIN_WARMUP:-10}
+relay_warmup=${RELAY_WARMUP:-4}
 . "$(dirname "$0")/lib.sh"
 pg_port=$(free_port)
 poolers=()
@@ -201,7 +203,7 @@ start_pooler() { # $1 kind, $2 auth -> sets port
   wait_port "$port" || exit 1
   # Same warm-up for both poolers on pools other than the measured one, so that pool is cold
   # but the process is not.
-  PGPASSWORD=bench-pw "$pgbin/pgbench" -n "${sel[@]}" -M extended -c 20 -j 2 -T 4 -h 127.0.0.1 -p "$port" -U "$3" warmup >/dev/null 2>&1 || true
+  PGPASSWORD=bench-pw "$pgbin/pgbench" -n "${sel[@]}" -M extended -c 20 -j 2 -T "$relay_warmup" -h 127.0.0.1 -p "$port" -U "$3" warmup >/dev/null 2>&1 || true
   if [ "$login_warmup" -gt 0 ]; then
     PGPASSWORD=bench-pw "$pgbin/pgbench" -n -C "${sel[@]}" -c 10 -j 2 -T "$login_warmup" -h 127.0.0.1 -p "$port" -U "$3" warmup >/dev/null 2>&1 || true
   fi

@@ -49,7 +49,8 @@ final class SyslogSocket implements Syslog.Transport {
                 socket = Socket.newSocketDomainDgram();
             }
             sent = socket.sendToDomainSocket(buf, 0, datagram.length, address);
-        } catch (IOException e) {
+        } catch (IOException | RuntimeException e) {
+            // Netty reports a socket it cannot create (EMFILE) unchecked; a log line must never throw
             close();
             throw new IOException(new String(address, StandardCharsets.UTF_8) + ": " + e.getMessage(), e);
         }

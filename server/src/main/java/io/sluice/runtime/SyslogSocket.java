@@ -23,6 +23,7 @@ final class SyslogSocket implements Syslog.Transport {
 
     private final byte[] address;
     private Socket socket;
+    private ByteBuffer buf; // reused: a direct buffer per line would leave freeing them to the GC
 
     SyslogSocket(String path) {
         this.address = path.getBytes(StandardCharsets.UTF_8);
@@ -41,7 +42,10 @@ final class SyslogSocket implements Syslog.Transport {
         if (!Epoll.isAvailable()) {
             throw new IOException("unix datagram sockets need Linux native epoll (" + Epoll.unavailabilityCause() + ")");
         }
-        ByteBuffer buf = ByteBuffer.allocateDirect(datagram.length);
+        if (buf == null || buf.capacity() < datagram.length) {
+            buf = ByteBuffer.allocateDirect(Math.max(datagram.length, 1024));
+        }
+        buf.clear();
         buf.put(datagram).flip();
         int sent;
         try {

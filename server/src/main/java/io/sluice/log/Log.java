@@ -40,6 +40,7 @@ public final class Log {
     private volatile int verbose;
     private volatile int commandLineVerbose;
     private volatile boolean quiet;
+    private volatile boolean journal;
     private volatile long pid;
     private OutputStream file; // guarded by lock
     private Path filePath; // guarded by lock
@@ -91,6 +92,16 @@ public final class Log {
     /** {@code -q} and daemon mode: no stderr output (the logfile still gets every line). */
     public void setQuiet(boolean quiet) {
         this.quiet = quiet;
+    }
+
+    /**
+     * stderr is systemd journal's stream ({@code JOURNAL_STREAM}): lines go there as
+     * {@code <priority>message}, without time, pid and level word, which journald keeps itself,
+     * as PgBouncer built with systemd sends them (sd_journal_print), so {@code journalctl -p}
+     * filters them by level.
+     */
+    public void setJournalStream(boolean journal) {
+        this.journal = journal;
     }
 
     public void setPid(long pid) {
@@ -254,7 +265,7 @@ public final class Log {
         }
         synchronized (lock) {
             ZonedDateTime now = now();
-            writeLocal(format(level, message, now));
+            writeLocal(level, message, now);
             if (syslog != null && Syslog.sends(level)) {
                 try {
                     syslog.send(level, message, now, pid);
@@ -263,16 +274,17 @@ public final class Log {
                     // syslog(3) drops such lines silently; say so once in the other sinks instead
                     if (!syslogFailing) {
                         syslogFailing = true;
-                        writeLocal(format(Level.WARNING, "could not write to syslog: " + e.getMessage(), now));
+                        writeLocal(Level.WARNING, "could not write to syslog: " + e.getMessage(), now);
                     }
                 }
             }
         }
     }
 
-    private void writeLocal(String line) {
+    private void writeLocal(Level level, String message, ZonedDateTime now) {
+        String line = format(level, message, now);
         if (!quiet) {
-            stderr.println(line);
+            stderr.println(journal ? journalLine(level, message) : line);
             stderr.flush();
         }
         if (file != null) {
@@ -282,10 +294,16 @@ public final class Log {
             } catch (IOException e) {
                 // Like PgBouncer: a full disk must not take the pooler down; stderr still works.
                 if (!quiet) {
-                    stderr.println(format(Level.WARNING, "could not write to logfile: " + e.getMessage()));
+                    String why = "could not write to logfile: " + e.getMessage();
+                    stderr.println(journal ? journalLine(Level.WARNING, why) : format(Level.WARNING, why, now));
                 }
             }
         }
+    }
+
+    /** journald's stream protocol: a {@code <priority>} prefix sets the entry's level. */
+    private static String journalLine(Level level, String message) {
+        return "<" + level.priority() + ">" + message;
     }
 
     private void setSyslogLocked(Syslog replacement) {

@@ -51,22 +51,12 @@ public final class Syslog {
     }
 
     byte[] datagram(Level level, String message, ZonedDateTime now, long pid) {
-        int pri = facility * 8 + severity(level);
+        int pri = facility * 8 + level.priority();
         String text = "<" + pri + ">" + TIME.format(now) + " " + ident + "[" + pid + "]: " + message;
         return text.getBytes(StandardCharsets.UTF_8);
     }
 
     void close() {
         transport.close();
-    }
-
-    private static int severity(Level level) {
-        return switch (level) {
-            case FATAL -> 2;
-            case ERROR -> 3;
-            case WARNING -> 4;
-            case LOG -> 6;
-            case DEBUG, NOISE -> 7;
-        };
     }
 }

@@ -122,6 +122,7 @@ public final class Main {
         log.setVerbose(opts.verbose());
         log.setQuiet(opts.quiet() || opts.daemonChild());
         log.setPid(launcher.publicPid());
+        log.setJournalStream(JournalStream.isStderr(System.getenv("JOURNAL_STREAM"), JournalStream.STDERR));
         try {
             DaemonConfig dc = opts.config() == null ? DaemonConfig.NONE : daemonConfig.apply(opts.config());
             openLogfile(dc);

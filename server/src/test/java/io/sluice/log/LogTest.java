@@ -31,6 +31,17 @@ class LogTest {
     }
 
     @Test
+    void onJournaldsStreamALineIsItsPriorityAndMessageOnly() {
+        log.setJournalStream(true);
+        log.client(Level.WARNING, 0x1f, "app", "alice", "127.0.0.1", 5000, "pooler error: no such database: x");
+        log.info("process up");
+        log.error("e");
+        // journald keeps time and pid itself; "<N>" is its stream protocol's level prefix
+        assertThat(stderr()).isEqualTo("<4>C-0x1f: app/alice@127.0.0.1:5000 pooler error: no such database: x\n"
+                + "<6>process up\n<3>e\n");
+    }
+
+    @Test
     void zoneShortNameLikeStrftimePercentZ() {
         Log berlin = new Log(Clock.fixed(T, ZoneId.of("Europe/Berlin")), 1, new PrintStream(err, true, StandardCharsets.UTF_8));
         assertThat(berlin.format(Level.LOG, "x")).isEqualTo("2026-11-30 11:37:27.600 CET [1] LOG x");

@@ -54,13 +54,20 @@ public final class PgBouncerProcess implements AutoCloseable {
      * accepts TCP connections, or throws with its output after 20 s.
      */
     public static PgBouncerProcess start(String ini, String userlist) {
+        return start(ini, userlist, List.of());
+    }
+
+    /** {@link #start(String, String)} with {@code launcher} before the command (e.g. a shell that sets the environment). */
+    public static PgBouncerProcess start(String ini, String userlist, List<String> launcher) {
         if (!available()) {
             throw new IllegalStateException("not available: PgBouncer binary " + binary());
         }
         int port = FreePorts.next();
         Path dir = TempDir.create("sluice-pgb-");
         Path iniFile = IniOverrides.writeFixtureConfig(dir, ini, userlist, port);
-        List<String> cmd = OsUser.asServiceUser(List.of(binary().toString(), iniFile.toString()));
+        List<String> command = new java.util.ArrayList<>(launcher);
+        command.addAll(List.of(binary().toString(), iniFile.toString()));
+        List<String> cmd = OsUser.asServiceUser(command);
         ServerProcess p = new ServerProcess("pgbouncer", cmd, dir, Map.of("HOME", dir.toString()));
         p.awaitPort(port, START_TIMEOUT);
         return new PgBouncerProcess(port, dir, p);

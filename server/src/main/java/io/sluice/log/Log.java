@@ -282,28 +282,26 @@ public final class Log {
     }
 
     private void writeLocal(Level level, String message, ZonedDateTime now) {
-        String line = format(level, message, now);
         if (!quiet) {
-            stderr.println(journal ? journalLine(level, message) : line);
+            stderr.println(stderrLine(level, message, now));
             stderr.flush();
         }
         if (file != null) {
             try {
-                file.write((line + "\n").getBytes(StandardCharsets.UTF_8));
+                file.write((format(level, message, now) + "\n").getBytes(StandardCharsets.UTF_8));
                 file.flush();
             } catch (IOException e) {
                 // Like PgBouncer: a full disk must not take the pooler down; stderr still works.
                 if (!quiet) {
-                    String why = "could not write to logfile: " + e.getMessage();
-                    stderr.println(journal ? journalLine(Level.WARNING, why) : format(Level.WARNING, why, now));
+                    stderr.println(stderrLine(Level.WARNING, "could not write to logfile: " + e.getMessage(), now));
                 }
             }
         }
     }
 
-    /** journald's stream protocol: a {@code <priority>} prefix sets the entry's level. */
-    private static String journalLine(Level level, String message) {
-        return "<" + level.priority() + ">" + message;
+    /** The line as stderr gets it: on journald's stream a {@code <priority>} prefix sets the entry's level. */
+    private String stderrLine(Level level, String message, ZonedDateTime now) {
+        return journal ? "<" + level.priority() + ">" + message : format(level, message, now);
     }
 
     private void setSyslogLocked(Syslog replacement) {

@@ -41,6 +41,10 @@ public sealed interface StartupPacket {
     record BadCancel() implements StartupPacket {
     }
 
+    /** A typed message (its first byte not zero) sent where a startup packet belongs. */
+    record Typed(byte type) implements StartupPacket {
+    }
+
     /** A version code we do not speak (protocol 2, 4.x...); {@code length} is the packet's, header included. */
     record Unsupported(int length, int code) implements StartupPacket {
     }

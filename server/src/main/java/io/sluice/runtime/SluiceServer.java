@@ -165,7 +165,7 @@ public final class SluiceServer implements SessionContext {
         if (!unix) {
             ch.pipeline().addLast("tls-direct", tls.directTlsDetector());
         }
-        ch.pipeline().addLast("startup", new StartupDecoder(loginPacketLimit));
+        ch.pipeline().addLast("startup", new StartupDecoder(loginPacketLimit, sessionSettings.maxPacketSize()));
         ch.pipeline().addLast(RunJoiner.NAME, new RunJoiner());
         ch.pipeline().addLast("session", new ClientSession(this, unix));
     }

@@ -33,6 +33,8 @@ import java.util.Optional;
 final class ClientLogin {
     /** The console's built-in user (PgBouncer's fake "pgbouncer" user of its admin database). */
     private static final String CONSOLE_USER = "pgbouncer";
+    /** PgBouncer's reason for a message it does not take during login; the client gets no answer. */
+    private static final String BAD_PACKET = "bad packet";
 
     private enum Step { STARTUP, LOOKUP, AUTH, WELCOME, DONE }
 
@@ -95,6 +97,15 @@ final class ClientLogin {
             // closed with nothing written, as PgBouncer and PostgreSQL do
             step = Step.DONE;
             session.close("bad cancel request");
+        } else if (p instanceof StartupPacket.Typed t) {
+            // PgBouncer's handle_client_startup: a password before any startup packet is named;
+            // any other message there is closed on without an answer
+            step = Step.DONE;
+            if (t.type() == 'p') {
+                replies.refuse("client password pkt before startup packet");
+            } else {
+                session.close(BAD_PACKET);
+            }
         } else if (p instanceof StartupPacket.Unsupported u) {
             // PgBouncer's words (1.18 and 1.25 alike), which name the header bytes; PostgreSQL 15
             // says 0A000 "unsupported frontend protocol 4.0: server supports 3.0 to 3.0"
@@ -310,7 +321,13 @@ final class ClientLogin {
     void onFrame(Frame frame) {
         try {
             Expect expect = exchange == null || step != Step.AUTH ? Expect.NOTHING : exchange.expects();
-            if (frame.type() != 'p' || expect == Expect.NOTHING) {
+            if (frame.type() != 'p') {
+                // as PgBouncer: closed without an answer
+                step = Step.DONE;
+                session.close(BAD_PACKET);
+                return;
+            }
+            if (expect == Expect.NOTHING) {
                 replies.refuse("bad packet header", "unexpected packet during login");
                 return;
             }

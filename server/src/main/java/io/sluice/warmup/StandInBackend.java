@@ -63,7 +63,7 @@ public final class StandInBackend implements AutoCloseable {
                     @Override
                     protected void initChannel(Channel c) {
                         connections.add(c);
-                        c.pipeline().addLast("startup", new StartupDecoder(2048));
+                        c.pipeline().addLast("startup", new StartupDecoder(2048, Integer.MAX_VALUE));
                         c.pipeline().addLast("session", new Session());
                     }
                 })

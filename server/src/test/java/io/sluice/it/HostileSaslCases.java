@@ -6,6 +6,7 @@ import java.util.Base64;
 import java.util.List;
 
 import static io.sluice.it.Hostile.Phase.SASL;
+import static io.sluice.it.Hostile.CLOSE;
 import static io.sluice.it.Hostile.SILENT;
 import static io.sluice.it.Hostile.cat;
 import static io.sluice.it.Hostile.cstr;
@@ -83,7 +84,8 @@ final class HostileSaslCases {
         cs.add(of("SASL: a cleartext password instead", SASL, msg('p', cstr("secret")),
                 errorClose("08P01", "malformed SASL message")));
         cs.add(of("SASL: an empty message", SASL, msg('p'), errorClose("08P01", "bad startup packet")));
-        cs.add(of("SASL: a Query instead", SASL, msg('Q', cstr("select 1")), errorClose("08P01", "bad packet header")));
+        // PgBouncer closes on a message other than a password during login, without an answer
+        cs.add(of("SASL: a Query instead", SASL, msg('Q', cstr("select 1")), CLOSE));
         cs.add(of("SASL: a message over pkt_buf", SASL, header('p', 100_000),
                 errorClose("08P01", "client sent partial pkt in startup phase")));
         // SASLResponse (client-final)
@@ -114,7 +116,7 @@ final class HostileSaslCases {
         cs.add(new Hostile.Case("SASL: a Sync instead of client-final", SASL, c -> {
             first(c);
             c.send(Hostile.SYNC);
-        }, errorClose("08P01", "bad packet header")));
+        }, CLOSE));
         cs.add(new Hostile.Case("SASL: client-final never sent", SASL, HostileSaslCases::first,
                 errorClose("08P01", "client_login_timeout")));
         cs.add(of("SASL: half a SASLInitialResponse, then silence", SASL, cat(header('p', 50), cstr(MECH)), SILENT));

@@ -16,6 +16,7 @@ import static io.sluice.it.Hostile.cat;
 import static io.sluice.it.Hostile.cstr;
 import static io.sluice.it.Hostile.errorClose;
 import static io.sluice.it.Hostile.i32;
+import static io.sluice.it.Hostile.msg;
 import static io.sluice.it.Hostile.of;
 import static io.sluice.it.Hostile.packet;
 import static io.sluice.it.Hostile.startup;
@@ -38,7 +39,9 @@ final class HostileStartupCases {
     static List<Hostile.Case> cases() {
         List<Hostile.Case> cs = new ArrayList<>();
         // lengths
-        cs.add(of("startup length 0", FRESH, i32(0), errorClose("08P01", "bad packet header")));
+        cs.add(of("startup length 0", FRESH, cat(i32(0), i32(0x30000)), errorClose("08P01", "bad packet header")));
+        // PgBouncer judges a startup header once its 8 bytes are in
+        cs.add(of("half a startup header, then silence", FRESH, i32(8), SILENT));
         cs.add(of("startup length 7", FRESH, cat(i32(7), i32(0x30000)), errorClose("08P01", "bad packet header")));
         cs.add(of("startup length -1", FRESH, cat(i32(-1), i32(0x30000)), errorClose("08P01", "bad packet header")));
         cs.add(of("startup length 2^31-1", FRESH, cat(i32(Integer.MAX_VALUE), i32(0x30000)),
@@ -49,7 +52,11 @@ final class HostileStartupCases {
                 errorClose("08P01", "client sent partial pkt in startup phase")));
         cs.add(of("startup length longer than what is sent, then silence", FRESH,
                 cat(i32(100), i32(0x30000), cstr("user"), cstr("plain")), SILENT));
-        cs.add(of("random bytes", FRESH, randomBytes(7, 200), errorClose("08P01", "bad packet header")));
+        cs.add(of("random bytes", FRESH, randomBytes(7, 200), errorClose("08P01", "client sent partial pkt in startup phase")));
+        // a type byte where the startup packet belongs, as PgBouncer answers it
+        cs.add(of("a query instead of the startup packet", FRESH, msg('Q', cstr("select 1")), CLOSE));
+        cs.add(of("a password before the startup packet", FRESH, msg('p', cstr("secret")),
+                errorClose("08P01", "client password pkt before startup packet")));
         // contents
         cs.add(of("no user", FRESH, startup(Map.of("database", "hostile")),
                 errorClose("08P01", "no username supplied")));
@@ -125,7 +132,9 @@ final class HostileStartupCases {
     static byte[] randomBytes(long seed, int n) {
         byte[] b = new byte[n];
         new Random(seed).nextBytes(b);
-        b[0] = 0x40; // a length far above the limit
+        b[0] = 0x40; // a type byte, then a length above pkt_buf and below max_packet_size
+        b[1] = 0x00;
+        b[2] = 0x01;
         return b;
     }
 

@@ -49,7 +49,7 @@ class CancelHoldTest {
         }
 
         EmbeddedChannel sendCancel(int pid, int secret) {
-            EmbeddedChannel ch = new EmbeddedChannel(new StartupDecoder(4096), new ClientSession(this, false));
+            EmbeddedChannel ch = new EmbeddedChannel(new StartupDecoder(4096, Integer.MAX_VALUE), new ClientSession(this, false));
             ch.writeInbound(Encoders.cancelRequest(ALLOC, pid, secret));
             return ch;
         }

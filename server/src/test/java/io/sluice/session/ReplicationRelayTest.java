@@ -21,7 +21,7 @@ class ReplicationRelayTest {
     @Test
     void aReplicationClientIsRelayedToItsOwnServer() {
         SessionHarness h = new SessionHarness(PoolMode.TRANSACTION);
-        EmbeddedChannel repl = new EmbeddedChannel(new StartupDecoder(4096), new ClientSession(h, false));
+        EmbeddedChannel repl = new EmbeddedChannel(new StartupDecoder(4096, Integer.MAX_VALUE), new ClientSession(h, false));
         repl.writeInbound(Encoders.startup(ALLOC, Map.of("user", "u", "database", "db", "replication", "database",
                 "options", "-c enable_seqscan=off -d 1", "application_name", "abc")));
         assertThat(h.replicationStartup).containsEntry("replication", "database")

@@ -142,7 +142,7 @@ class SessionHarness implements SessionContext, Cancels {
     /** Another client, logged in and greeted (the greeting drained). */
     ClientEnd newClient() {
         ClientSession s = new ClientSession(this, false);
-        EmbeddedChannel ch = new EmbeddedChannel(new StartupDecoder(4096), s);
+        EmbeddedChannel ch = new EmbeddedChannel(new StartupDecoder(4096, Integer.MAX_VALUE), s);
         ch.writeInbound(Encoders.startup(ALLOC, Map.of("user", "u", "database", "db")));
         ByteBuf b;
         while ((b = ch.readOutbound()) != null) {

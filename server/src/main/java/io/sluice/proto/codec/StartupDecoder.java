@@ -16,10 +16,14 @@ import java.util.Map;
  * StartupMessage, SSLRequest, GSSENCRequest, CancelRequest. The session removes this decoder
  * once a StartupMessage or CancelRequest arrived.
  *
- * <p>Limits as PgBouncer's: the length field is 16 bits wide there (its upper two bytes must
- * be zero, else "bad packet header"), and a packet must fit the {@code pkt_buf} buffer whole,
- * else "client sent partial pkt in startup phase". Both are judged on the header alone, so no
- * more than {@code pkt_buf} bytes are ever held for an unauthenticated client.
+ * <p>Header rules as PgBouncer's {@code get_header}: a header starting with a zero byte is a
+ * startup packet and is judged once its 8 bytes are in (the length field is 16 bits wide
+ * there: its upper two bytes must be zero, else "bad packet header"); any other first byte is a
+ * typed message's type, judged once its 5 header bytes are in, and passed on whole as
+ * {@link StartupPacket.Typed} for the session to refuse. A packet must fit the {@code pkt_buf}
+ * buffer whole, else "client sent partial pkt in startup phase". That is judged on the header
+ * alone, so no more than {@code pkt_buf} bytes are held for an unauthenticated client; PgBouncer
+ * also refuses a packet that fits but has not arrived whole in one read, Sluice waits for it.
  */
 public final class StartupDecoder extends ByteToMessageDecoder {
     /** PgBouncer's words for a login-phase packet larger than its buffer. */
@@ -28,11 +32,16 @@ public final class StartupDecoder extends ByteToMessageDecoder {
     static final int MAX_HEADER_LENGTH = 0xffff;
 
     private final int packetLimit;
+    private final long maxPacketSize;
     private boolean refused;
 
-    /** @param packetLimit largest whole packet accepted before login: PgBouncer's {@code pkt_buf} */
-    public StartupDecoder(int packetLimit) {
+    /**
+     * @param packetLimit largest whole packet accepted before login: PgBouncer's {@code pkt_buf}
+     * @param maxPacketSize {@code max_packet_size}: a typed header announcing more is a bad header
+     */
+    public StartupDecoder(int packetLimit, long maxPacketSize) {
         this.packetLimit = packetLimit;
+        this.maxPacketSize = maxPacketSize;
     }
 
     /** The login-phase limit, which the frame decoder that follows this one keeps applying. */
@@ -54,13 +63,19 @@ public final class StartupDecoder extends ByteToMessageDecoder {
             in.skipBytes(in.readableBytes());
             return;
         }
-        if (in.readableBytes() < 4) {
+        if (!in.isReadable()) {
+            return;
+        }
+        if (in.getByte(in.readerIndex()) != 0) {
+            typed(in, out);
+            return;
+        }
+        if (in.readableBytes() < 8) {
             return;
         }
         int len = in.getInt(in.readerIndex());
         if (len < 8 || len > MAX_HEADER_LENGTH) {
-            String header = FrameDecoder.headerHex(in);
-            throw refuse(in, "bad packet header: '" + header + "'");
+            throw refuse(in, badHeader(in));
         }
         if (len > packetLimit) {
             throw refuse(in, PARTIAL_PACKET);
@@ -76,6 +91,31 @@ public final class StartupDecoder extends ByteToMessageDecoder {
         } catch (ProtocolException e) {
             throw refuse(in, e.getMessage()); // and drop what follows, as for a bad header
         }
+    }
+
+    /** A typed message where a startup packet belongs: passed on whole, then nothing more is read. */
+    private void typed(ByteBuf in, List<Object> out) {
+        if (in.readableBytes() < 5) {
+            return;
+        }
+        long total = in.getUnsignedInt(in.readerIndex() + 1) + 1;
+        if (total < 5 || total > maxPacketSize) {
+            throw refuse(in, badHeader(in));
+        }
+        if (total > packetLimit) {
+            throw refuse(in, PARTIAL_PACKET);
+        }
+        if (in.readableBytes() < total) {
+            return;
+        }
+        byte type = in.getByte(in.readerIndex());
+        refused = true;
+        in.skipBytes(in.readableBytes());
+        out.add(new StartupPacket.Typed(type));
+    }
+
+    private static String badHeader(ByteBuf in) {
+        return "bad packet header: '" + FrameDecoder.headerHex(in) + "'";
     }
 
     private ProtocolException refuse(ByteBuf in, String message) {

@@ -110,11 +110,11 @@ class LoginPacketLimitTest {
 
     @Test
     void startupPacketBeyondPktBufIsRefusedOnItsLengthAlone() {
-        EmbeddedChannel ch = new EmbeddedChannel(new StartupDecoder(PKT_BUF));
-        ByteBuf head = Unpooled.buffer(4).writeInt(5000);
+        EmbeddedChannel ch = new EmbeddedChannel(new StartupDecoder(PKT_BUF, MAX_PACKET_SIZE));
+        ByteBuf head = Unpooled.buffer(8).writeInt(5000).writeInt(196608);
         assertThatThrownBy(() -> ch.writeInbound(head))
                 .rootCause().hasMessage("client sent partial pkt in startup phase");
-        ByteBuf rest = Unpooled.buffer(4996).writeZero(4996);
+        ByteBuf rest = Unpooled.buffer(4992).writeZero(4992);
         assertThat(ch.writeInbound(rest)).isFalse();
         assertThat(rest.refCnt()).isZero();
         ch.finishAndReleaseAll();
@@ -122,7 +122,7 @@ class LoginPacketLimitTest {
 
     @Test
     void startupLengthWiderThanSixteenBitsIsABadHeaderAsInPgBouncer() {
-        EmbeddedChannel ch = new EmbeddedChannel(new StartupDecoder(PKT_BUF));
+        EmbeddedChannel ch = new EmbeddedChannel(new StartupDecoder(PKT_BUF, MAX_PACKET_SIZE));
         assertThatThrownBy(() -> ch.writeInbound(Unpooled.buffer(8).writeInt(0x10010).writeInt(196608)))
                 .rootCause().hasMessage("bad packet header: '0001001000030000'");
         ch.finishAndReleaseAll();
@@ -130,7 +130,7 @@ class LoginPacketLimitTest {
 
     @Test
     void startupPacketOfExactlyPktBufIsDecoded() {
-        EmbeddedChannel ch = new EmbeddedChannel(new StartupDecoder(PKT_BUF));
+        EmbeddedChannel ch = new EmbeddedChannel(new StartupDecoder(PKT_BUF, MAX_PACKET_SIZE));
         ByteBuf p = Unpooled.buffer(PKT_BUF).writeInt(PKT_BUF).writeInt(196608);
         byte[] user = "user\0postgres\0application_name\0".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
         p.writeBytes(user);

@@ -18,7 +18,7 @@ class StartupDecoderFuzzTest {
     void packets(FuzzedDataProvider data) {
         int limit = data.consumeInt(8, 70_000);
         int[] cuts = Feed.cuts(data, 4096);
-        Feed.<StartupPacket>run(new StartupDecoder(limit), data.consumeRemainingAsBytes(), cuts, p -> {
+        Feed.<StartupPacket>run(new StartupDecoder(limit, Integer.MAX_VALUE), data.consumeRemainingAsBytes(), cuts, p -> {
             if (p instanceof StartupPacket.Startup s) {
                 assertThat(s.parameters().size()).isLessThanOrEqualTo(limit / 2);
                 s.user();

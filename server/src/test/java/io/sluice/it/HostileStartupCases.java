@@ -62,12 +62,15 @@ final class HostileStartupCases {
                 errorClose("08P01", "no username supplied")));
         cs.add(of("empty user", FRESH, startup(Map.of("user", "", "database", "hostile")),
                 errorClose("08P01", "no username supplied")));
+        // as PgBouncer: reading stops at a string without its terminator, the pairs before it count
         cs.add(of("unterminated parameter name", FRESH, packet(0x30000, "user".getBytes()),
-                errorClose("08P01", "bad startup packet")));
+                errorClose("08P01", "no username supplied")));
         cs.add(of("parameter name without value", FRESH, packet(0x30000, cstr("user")),
-                errorClose("08P01", "bad startup packet")));
+                errorClose("08P01", "no username supplied")));
         cs.add(of("unterminated value", FRESH, packet(0x30000, cstr("user"), "plain".getBytes()),
-                errorClose("08P01", "bad startup packet")));
+                errorClose("08P01", "no username supplied")));
+        cs.add(of("unterminated name after the user", FRESH, packet(0x30000, cstr("user"), cstr("plain"),
+                cstr("database"), cstr("hostile"), "applicat".getBytes()), READY));
         cs.add(of("no final terminator", FRESH, packet(0x30000, cstr("user"), cstr("plain"), cstr("database"),
                 cstr("hostile")), READY));
         cs.add(of("400 unknown parameters", FRESH, startup(manyParams(400)),

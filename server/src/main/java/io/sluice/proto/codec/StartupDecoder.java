@@ -141,15 +141,21 @@ public final class StartupDecoder extends ByteToMessageDecoder {
         if (code >>> 16 != 3) {
             return new StartupPacket.Unsupported(len, code);
         }
+        // as PgBouncer's decide_startup_pool: reading stops at the first string without its
+        // terminator, and the pairs read so far are the startup parameters
         Map<String, String> params = new LinkedHashMap<>();
         while (body.isReadable()) {
-            String key = readCString(body);
-            if (key.isEmpty()) {
+            String key = terminated(body) ? readCString(body) : "";
+            if (key.isEmpty() || !terminated(body)) {
                 break;
             }
             params.put(key, readCString(body));
         }
         return new StartupPacket.Startup(code, params);
+    }
+
+    private static boolean terminated(ByteBuf buf) {
+        return buf.indexOf(buf.readerIndex(), buf.writerIndex(), (byte) 0) >= 0;
     }
 
     static String readCString(ByteBuf buf) {

@@ -89,4 +89,19 @@ class StartupHeaderTest {
                 .rootCause().hasMessage("bad packet header: '51ffffffff616263'");
         wrapped.finishAndReleaseAll();
     }
+
+    @Test
+    void startupParametersStopAtTheFirstStringWithoutItsTerminatorAsInPgBouncer() {
+        EmbeddedChannel ch = channel(Integer.MAX_VALUE);
+        byte[] body = "user\0alice\0database\0app\0applicat".getBytes(StandardCharsets.US_ASCII);
+        ByteBuf p = Unpooled.buffer().writeInt(8 + body.length).writeInt(196608).writeBytes(body);
+        assertThat(ch.writeInbound(p)).isTrue();
+        StartupPacket.Startup s = ch.readInbound();
+        assertThat(s.parameters()).containsExactly(java.util.Map.entry("user", "alice"), java.util.Map.entry("database", "app"));
+        EmbeddedChannel noValue = channel(Integer.MAX_VALUE);
+        byte[] half = "user\0ali".getBytes(StandardCharsets.US_ASCII);
+        assertThat(noValue.writeInbound(Unpooled.buffer().writeInt(8 + half.length).writeInt(196608).writeBytes(half))).isTrue();
+        StartupPacket.Startup none = noValue.readInbound();
+        assertThat(none.parameters()).as("a value cut short drops its name too").isEmpty();
+    }
 }

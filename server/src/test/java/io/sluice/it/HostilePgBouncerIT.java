@@ -5,6 +5,7 @@ import io.sluice.testkit.PgCluster;
 import org.junit.jupiter.api.Test;
 
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -14,7 +15,8 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
  * The pre-login part of the hostile-input catalogue ({@link HostileStartupCases}) run on Debian's
  * PgBouncer 1.18 with the outcomes Sluice must give: every case must get the same outcome there,
  * except the differences listed here with why Sluice differs on purpose; the same for the SCRAM
- * part ({@link HostileSaslCases}), but the case that crashes 1.18.
+ * part ({@link HostileSaslCases}), but the case that crashes 1.18, and for the messages of a
+ * logged-in client ({@link HostileMessageCases}).
  */
 class HostilePgBouncerIT {
     /** Case name to what PgBouncer 1.18 does instead. */
@@ -30,26 +32,9 @@ class HostilePgBouncerIT {
     void pgBouncerGivesTheSameOutcomesSaveTheListedOnes() throws Exception {
         assumeTrue(PgBouncerProcess.available(), "PgBouncer is not installed");
         String db = PgCluster.uniqueName("hostile_pgb");
-        PgCluster pg = PgCluster.shared();
-        pg.exec("create database " + db);
-        String ini = "[databases]\nhostile = host=127.0.0.1 port=" + pg.port() + " dbname=" + db + " user=postgres\n"
-                + "[pgbouncer]\nauth_type = trust\npool_mode = transaction\nclient_login_timeout = 2\n";
-        Map<String, String> differs = new LinkedHashMap<>();
-        int same = 0;
-        try (PgBouncerProcess pgb = PgBouncerProcess.start(ini, "\"plain\" \"\"\n")) {
-            for (Hostile.Case c : HostileStartupCases.cases()) {
-                try (RawClient client = new RawClient(pgb.port())) {
-                    c.script().run(client);
-                    Hostile.verify(client, c.expected());
-                    same++;
-                } catch (AssertionError | java.io.IOException e) {
-                    differs.put(c.name(), String.valueOf(e.getMessage()).replace('\n', ' '));
-                }
-            }
-        }
-        System.out.println("PgBouncer " + PgBouncerProcess.version() + ": " + same + " pre-login cases answered as"
-                + " Sluice does; different: " + differs);
-        assertThat(differs.keySet()).as(differs.toString()).isSubsetOf(DIFFERENCES.keySet());
+        PgCluster.shared().exec("create database " + db);
+        compare("pre-login", db, "auth_type = trust", "\"plain\" \"\"\n", HostileStartupCases.cases(), c -> { },
+                DIFFERENCES);
     }
 
     /** SASL case name to what PgBouncer 1.18 does instead. */
@@ -76,20 +61,51 @@ class HostilePgBouncerIT {
     @Test
     void saslCasesGetTheSameOutcomesOnPgBouncerSaveTheListedOnes() throws Exception {
         assumeTrue(PgBouncerProcess.available(), "PgBouncer is not installed");
-        PgCluster pg = PgCluster.shared();
-        String ini = "[databases]\nhostile = host=127.0.0.1 port=" + pg.port() + " dbname=postgres user=postgres\n"
-                + "[pgbouncer]\nauth_type = scram-sha-256\npool_mode = transaction\nclient_login_timeout = 2\n";
+        List<Hostile.Case> cases = HostileSaslCases.cases().stream().filter(c -> !c.name().contains("crashes PgBouncer")).toList();
+        compare("SASL", "postgres", "auth_type = scram-sha-256", "\"sasl\" \"secret\"\n", cases, client -> {
+            client.send(Hostile.startup(Map.of("user", "sasl", "database", "hostile")));
+            assertThat(client.readMessage().type()).as("AuthenticationSASL").isEqualTo('R');
+        }, SASL_DIFFERENCES);
+    }
+
+    /**
+     * Message case name to what PgBouncer 1.18 does instead: it passes a message with an
+     * unterminated string on, and PostgreSQL answers ERROR "invalid string in message" and goes on;
+     * Sluice reads these messages itself (transaction pooling's session state, prepared statements)
+     * and closes the client with a FATAL instead.
+     */
+    static final Map<String, String> MESSAGE_DIFFERENCES = Map.ofEntries(
+            Map.entry("Query without its terminator", "PostgreSQL's 'invalid string in message', session goes on"),
+            Map.entry("Parse with an unterminated name", "PostgreSQL's 'invalid string in message', session goes on"),
+            Map.entry("Bind with an unterminated portal name", "PostgreSQL's 'invalid string in message', session goes on"),
+            Map.entry("Execute with an unterminated portal name", "PostgreSQL's 'invalid string in message', session goes on"));
+
+    @Test
+    void messageCasesGetTheSameOutcomesOnPgBouncerSaveTheListedOnes() throws Exception {
+        assumeTrue(PgBouncerProcess.available(), "PgBouncer is not installed");
+        String db = PgCluster.uniqueName("hostile_msg");
+        PgCluster.shared().exec("create database " + db);
+        compare("message", db, "auth_type = trust\nmax_packet_size = 1048576", "\"plain\" \"\"\n",
+                HostileMessageCases.cases(), client -> {
+                    client.send(Hostile.startup(HostileStartupCases.LOGIN));
+                    assertThat(client.readUntilReadyOrError()).isNull();
+                }, MESSAGE_DIFFERENCES);
+    }
+
+    /**
+     * Plays each case on a PgBouncer with the given auth settings, after {@code enter} brought the
+     * client to the case's phase, and asserts that only the listed cases got another outcome.
+     */
+    private static void compare(String part, String db, String auth, String users, List<Hostile.Case> cases,
+                                Hostile.Script enter, Map<String, String> differences) throws Exception {
+        String ini = "[databases]\nhostile = host=127.0.0.1 port=" + PgCluster.shared().port() + " dbname=" + db
+                + " user=postgres\n[pgbouncer]\n" + auth + "\npool_mode = transaction\nclient_login_timeout = 2\n";
         Map<String, String> differs = new LinkedHashMap<>();
         int same = 0;
-        try (PgBouncerProcess pgb = PgBouncerProcess.start(ini, "\"sasl\" \"secret\"\n")) {
-            for (Hostile.Case c : HostileSaslCases.cases()) {
-                if (c.name().contains("crashes PgBouncer")) {
-                    continue;
-                }
+        try (PgBouncerProcess pgb = PgBouncerProcess.start(ini, users)) {
+            for (Hostile.Case c : cases) {
                 try (RawClient client = new RawClient(pgb.port())) {
-                    client.send(Hostile.startup(Map.of("user", "sasl", "database", "hostile")));
-                    RawClient.Message m = client.readMessage();
-                    assertThat(m.type()).isEqualTo('R');
+                    enter.run(client);
                     c.script().run(client);
                     Hostile.verify(client, c.expected());
                     same++;
@@ -98,9 +114,9 @@ class HostilePgBouncerIT {
                 }
             }
         }
-        System.out.println("PgBouncer " + PgBouncerProcess.version() + ": " + same + " SASL cases answered as"
-                + " Sluice does; different: " + differs);
+        System.out.println("PgBouncer " + PgBouncerProcess.version() + ": " + same + " " + part
+                + " cases answered as Sluice does; different: " + differs);
         assertThat(same).as("cases answered alike").isPositive();
-        assertThat(differs.keySet()).as(differs.toString()).isSubsetOf(SASL_DIFFERENCES.keySet());
+        assertThat(differs.keySet()).as(differs.toString()).isSubsetOf(differences.keySet());
     }
 }

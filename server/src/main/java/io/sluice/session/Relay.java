@@ -3,6 +3,7 @@ package io.sluice.session;
 import io.sluice.backend.ServerConnection;
 import io.sluice.backend.ServerListener;
 import io.sluice.config.PoolMode;
+import io.sluice.log.Level;
 import io.sluice.log.Log;
 import io.sluice.net.RunJoiner;
 import io.sluice.pool.Lease;
@@ -160,6 +161,9 @@ final class Relay extends ClientSide implements StatementRouter.Owner {
                 // a malformed name or query: refuse the client, as at its own read, not the server
                 if (frame.refCnt() > 0) {
                     frame.release();
+                }
+                if (e.errorLine() != null) {
+                    session.log(Level.ERROR, e.errorLine());
                 }
                 session.fail(e.error(), e.getMessage());
                 return;

@@ -10,6 +10,7 @@ import io.sluice.backend.ServerConnection;
 import io.sluice.proto.Frame;
 import io.sluice.proto.PgError;
 import io.sluice.proto.ProtocolException;
+import io.sluice.proto.SqlState;
 import io.sluice.proto.codec.ExtendedCodec;
 import io.sluice.session.state.ClientStatements;
 import io.sluice.session.state.PinProbe;
@@ -158,19 +159,31 @@ final class StatementRouter {
         if (maxPrepared > 0 && (t == 'P' || t == 'B' || t == 'D')) {
             sendPendingCloses();
         }
-        switch (t) {
-            case 'P' -> parse(f);
-            case 'B' -> bind(f);
-            case 'D' -> describe(f);
-            case 'C' -> close(f);
-            case 'E' -> {
-                Expected e = marked(new Expected('E', Expected.Action.FORWARD));
-                e.command = portals.getOrDefault(ExtendedCodec.cstring(f.body(), 'E'), SqlCommand.NONE);
-                send(e, f);
+        try {
+            switch (t) {
+                case 'P' -> parse(f);
+                case 'B' -> bind(f);
+                case 'D' -> describe(f);
+                case 'C' -> close(f);
+                case 'E' -> {
+                    Expected e = marked(new Expected('E', Expected.Action.FORWARD));
+                    e.command = portals.getOrDefault(ExtendedCodec.cstring(f.body(), 'E'), SqlCommand.NONE);
+                    send(e, f);
+                }
+                case 'S', 'F' -> send(new Expected((char) t, Expected.Action.FORWARD), f);
+                case 'Q' -> query(f);
+                default -> server.write(f);
             }
-            case 'S', 'F' -> send(new Expected((char) t, Expected.Action.FORWARD), f);
-            case 'Q' -> query(f);
-            default -> server.write(f);
+        } catch (ProtocolException unterminated) {
+            // a name or text without its terminator, found before anything was done with the
+            // message. As PgBouncer 1.25: with prepared statements tracked, it refuses such a Parse,
+            // Bind, Describe or Close; anything else goes on, and PostgreSQL answers "invalid
+            // string in message" and skips to Sync
+            if (maxPrepared > 0 && "PBDC".indexOf(t) >= 0) {
+                throw new ProtocolException(PgError.fatal(SqlState.PROTOCOL_VIOLATION, "failed to parse packet"),
+                        "failed to parse prepared statement packet type '" + (char) t + "'");
+            }
+            send(new Expected((char) t, Expected.Action.FORWARD), f);
         }
     }
 

@@ -144,7 +144,6 @@ final class Relay extends ClientSide implements StatementRouter.Owner {
 
     private void forward(Frame frame) {
         timeouts.forwarded();
-        boolean wasUnsynced = unsynced;
         switch (frame.type()) {
             case 'Q', 'S', 'F' -> {
                 pendingSyncs++;
@@ -162,9 +161,6 @@ final class Relay extends ClientSide implements StatementRouter.Owner {
                 // a malformed name or query: refuse the client, as at its own read, not the server
                 if (frame.refCnt() > 0) {
                     frame.release();
-                }
-                if (!router.holdsServer()) {
-                    unsynced = wasUnsynced; // nothing of it was sent: the server stays as ready as it was
                 }
                 if (e.errorLine() != null) {
                     session.log(Level.ERROR, e.errorLine());

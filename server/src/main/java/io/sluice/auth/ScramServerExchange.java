@@ -187,8 +187,12 @@ public final class ScramServerExchange {
             throw new ScramException(AuthFailure.postgres(AuthFailure.PROTOCOL_VIOLATION,
                     "client selected an invalid SASL authentication mechanism", null));
         }
+        if (clientFirstMessage == null) {
+            // the SASLInitialResponse's length did not match its data (PostgreSQL's words)
+            throw new ScramException(AuthFailure.postgres(AuthFailure.PROTOCOL_VIOLATION, "malformed SASL message", null));
+        }
         bindingInUse = MECHANISM_PLUS.equals(mechanism);
-        parseClientFirst(Objects.requireNonNull(clientFirstMessage));
+        parseClientFirst(clientFirstMessage);
         if (doomed != null) {
             throw new ScramException(AuthFailure.wrongPassword(user, doomed));
         }

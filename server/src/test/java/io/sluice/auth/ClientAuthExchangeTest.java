@@ -125,6 +125,22 @@ class ClientAuthExchangeTest {
                 });
     }
 
+    @Test
+    void theMechanismIsJudgedBeforeAMalformedResponse() {
+        ClientAuthExchange password = exchange(SCRAM, "carol", "pw");
+        password.first();
+        // a cleartext password where the SASLInitialResponse belongs: its text reads as the mechanism
+        assertThat(password.saslInitial("secret", null)).isInstanceOfSatisfying(Failed.class,
+                f -> assertThat(f.failure().message()).isEqualTo("client selected an invalid SASL authentication mechanism"));
+        ClientAuthExchange malformed = exchange(SCRAM, "carol", "pw");
+        malformed.first();
+        assertThat(malformed.saslInitial("SCRAM-SHA-256", null)).isInstanceOfSatisfying(Failed.class, f -> {
+            assertThat(f.failure().sqlState()).isEqualTo("08P01");
+            assertThat(f.failure().message()).isEqualTo("malformed SASL message");
+            assertThat(f.logReason()).isEqualTo("malformed SASL message");
+        });
+    }
+
     private static String storedAndServerKey(String password) {
         ScramSecret s = ScramSecret.fromPassword(password, new byte[16], 4096);
         var b64 = java.util.Base64.getEncoder();

@@ -17,18 +17,21 @@ public final class FrontendDecoding {
         return StartupDecoder.readCString(frame.body());
     }
 
-    /** 'p' as SASLInitialResponse. */
+    /**
+     * 'p' as SASLInitialResponse. The data is null when the bytes after the mechanism are not a
+     * well-formed response: the mechanism is judged first, as PgBouncer and PostgreSQL judge it.
+     */
     public static SaslInitial saslInitial(Frame frame) {
         expect(frame, 'p');
         ByteBuf body = frame.body();
         String mechanism = StartupDecoder.readCString(body);
         if (body.readableBytes() < 4) {
-            throw new ProtocolException("malformed SASL message");
+            return new SaslInitial(mechanism, null);
         }
         int len = body.readInt();
         // -1 is "no initial response"; any other length must be what is left, as PostgreSQL checks
         if (len < -1 || (len >= 0 && len != body.readableBytes())) {
-            throw new ProtocolException("malformed SASL message");
+            return new SaslInitial(mechanism, null);
         }
         String data = len < 0 ? "" : body.readCharSequence(len, StandardCharsets.UTF_8).toString();
         return new SaslInitial(mechanism, data);

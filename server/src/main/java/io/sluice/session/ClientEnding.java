@@ -86,7 +86,7 @@ final class ClientEnding {
         }
         Throwable t = cause instanceof DecoderException && cause.getCause() != null ? cause.getCause() : cause;
         if (t instanceof ProtocolException pe) {
-            fail(pe.error(), pe.getMessage());
+            refuse(pe);
         } else if (t instanceof TlsProtocolException tpe) {
             fail(PgError.fatal(SqlState.PROTOCOL_VIOLATION, tpe.getMessage()), tpe.getMessage());
         } else if (session.tlsState().failedOrPending() && t instanceof javax.net.ssl.SSLException) {
@@ -97,6 +97,14 @@ final class ClientEnding {
             Log.global().error("C-" + Long.toHexString(session.id()) + ": unexpected error: " + t);
             fail(PgError.fatal(SqlState.PROTOCOL_VIOLATION, "internal error"), "internal error: " + t);
         }
+    }
+
+    /** Input that breaks the protocol: its ERROR line (if PgBouncer logs one), then the client gets its error. */
+    void refuse(ProtocolException pe) {
+        if (pe.errorLine() != null) {
+            session.log(Level.ERROR, pe.errorLine());
+        }
+        fail(pe.error(), pe.getMessage());
     }
 
     /**

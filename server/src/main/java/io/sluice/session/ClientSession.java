@@ -14,6 +14,7 @@ import io.sluice.pool.CheckoutFailure;
 import io.sluice.pool.PoolKey;
 import io.sluice.proto.Frame;
 import io.sluice.proto.PgError;
+import io.sluice.proto.ProtocolException;
 import io.sluice.proto.SqlState;
 import io.sluice.proto.StartupPacket;
 import io.sluice.proto.TransactionStatus;
@@ -372,6 +373,11 @@ public final class ClientSession extends ChannelInboundHandlerAdapter {
     /** Logs {@code reason}, sends {@code error} to the client, closes. */
     void fail(PgError error, String reason) {
         ending.fail(error, reason);
+    }
+
+    /** Input that breaks the protocol: logged and answered as at the client's own read. */
+    void refuse(ProtocolException e) {
+        ending.refuse(e);
     }
 
     /** Ends the session from outside (KILL_CLIENT, KILL, shutdown): the client gets {@code error}. */

@@ -3,7 +3,6 @@ package io.sluice.session;
 import io.sluice.backend.ServerConnection;
 import io.sluice.backend.ServerListener;
 import io.sluice.config.PoolMode;
-import io.sluice.log.Level;
 import io.sluice.log.Log;
 import io.sluice.net.RunJoiner;
 import io.sluice.pool.Lease;
@@ -158,14 +157,11 @@ final class Relay extends ClientSide implements StatementRouter.Owner {
             try {
                 router.toServer(frame);
             } catch (ProtocolException e) {
-                // a malformed name or query: refuse the client, as at its own read, not the server
+                // a message the router will not pass on: refuse the client, as at its own read
                 if (frame.refCnt() > 0) {
                     frame.release();
                 }
-                if (e.errorLine() != null) {
-                    session.log(Level.ERROR, e.errorLine());
-                }
-                session.fail(e.error(), e.getMessage());
+                session.refuse(e);
                 return;
             }
         } else {

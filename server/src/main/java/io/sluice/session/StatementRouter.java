@@ -2,8 +2,6 @@ package io.sluice.session;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
-import io.netty.buffer.ByteBufUtil;
-import io.netty.buffer.Unpooled;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelPromise;
 import io.sluice.backend.ServerConnection;
@@ -22,7 +20,6 @@ import io.sluice.session.state.StatementKey;
 import io.sluice.session.state.SyncPlan;
 import io.sluice.stats.DatabaseStats;
 
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayDeque;
 import java.util.HashMap;
 import java.util.List;
@@ -66,10 +63,7 @@ final class StatementRouter {
     /** With max_prepared_statements = 0 names pass through; what each does is still tracked. */
     final Map<String, SqlCommand> passedThrough = new HashMap<>();
     SqlCommand unnamed = SqlCommand.NONE;
-    /** The last Parse text classified (a heap copy, at most LAST_PARSE_MAX bytes) and what it does. */
-    private ByteBuf lastParseText;
-    private SqlCommand lastParseCommand;
-    private static final int LAST_PARSE_MAX = 4096;
+    private final ParseTexts parseTexts = new ParseTexts();
     ServerConnection server;
     ServerSession serverState;
     /** A locally raised error: the client's messages are dropped up to its Sync, as the server would. */
@@ -219,7 +213,7 @@ final class StatementRouter {
         ByteBuf body = f.body();
         String name = ExtendedCodec.cstring(body, 'P');
         if (name.isEmpty() || maxPrepared == 0) {
-            SqlCommand cmd = classifyParse(body);
+            SqlCommand cmd = parseTexts.classify(body);
             if (name.isEmpty()) {
                 unnamed = cmd;
             } else {
@@ -236,7 +230,7 @@ final class StatementRouter {
         }
         StatementKey key = new StatementKey(ExtendedCodec.rest(body));
         f.release();
-        ClientStatements.Entry entry = statements.add(name, key, classify(key.query()));
+        ClientStatements.Entry entry = statements.add(name, key, ParseTexts.classify(key.query()));
         if (serverState.statements().lookup(key) != null) {
             Expected e = Expected.fake('P', '1');
             e.clientName = name;
@@ -245,38 +239,6 @@ final class StatementRouter {
             return;
         }
         prepareOnServer(key, name, entry, Expected.Action.FORWARD);
-    }
-
-    /**
-     * What an unnamed (or passed-through) Parse's text does. Drivers send the same text again and
-     * again (pgbench -M extended, node-postgres, pgjdbc before it prepares): the last text and its
-     * answer are kept, so a repeat costs a byte comparison instead of decoding and classifying.
-     */
-    private SqlCommand classifyParse(ByteBuf body) {
-        int start = body.readerIndex();
-        int end = body.indexOf(start, body.writerIndex(), (byte) 0);
-        if (end < 0) {
-            throw new ProtocolException("invalid message format in 'P' message");
-        }
-        int n = end - start;
-        if (lastParseText != null && lastParseText.readableBytes() == n
-                && ByteBufUtil.equals(body, start, lastParseText, 0, n)) {
-            return lastParseCommand;
-        }
-        SqlCommand cmd = classify(body.toString(start, n, StandardCharsets.ISO_8859_1));
-        if (n <= LAST_PARSE_MAX) {
-            byte[] text = new byte[n];
-            body.getBytes(start, text);
-            lastParseText = Unpooled.wrappedBuffer(text);
-            lastParseCommand = cmd;
-        }
-        return cmd;
-    }
-
-    /** The command a statement text amounts to; several statements in one Parse are an error anyway. */
-    private static SqlCommand classify(String sql) {
-        List<SqlCommand> cmds = SqlClassifier.classify(sql);
-        return cmds.size() == 1 ? cmds.get(0) : SqlCommand.NONE;
     }
 
     /** Sends a Parse of {@code key} under a fresh server name, closing what the LRU evicts first. */

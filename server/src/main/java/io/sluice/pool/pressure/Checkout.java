@@ -35,7 +35,6 @@ final class Checkout {
     private boolean reserveWakeArmed;
     private HandoffQueue.Ticket<Checkout> handoffTicket;
     private HandoffQueue.Ticket<Checkout> gateTicket;
-    private Cancellable deadlineTimer = Cancellable.NONE;
     private Cancellable handoffTimer = Cancellable.NONE;
     private Cancellable budgetTimer = Cancellable.NONE;
     private Cancellable reserveTimer = Cancellable.NONE;
@@ -165,6 +164,10 @@ final class Checkout {
     // ---- phase 4: direct handoff with an adaptive jittered deadline ----
 
     private void phase4() {
+        if (poolAtLimit()) {
+            phase5(); // no connect to fall back on: a deadline would only move it to the gate later
+            return;
+        }
         long d = pool.anticipation().handoffDeadline(remaining());
         if (d <= 0) {
             phase5();
@@ -232,6 +235,9 @@ final class Checkout {
             pool.counters().gateWait();
         }
         armReserveWake();
+        if (poolAtLimit()) {
+            return; // no slot can help until a server closes, and closing one wakes the gate
+        }
         if (!budgetExhausted && !budgetRunning) {
             budgetRunning = true;
             budgetTimer = pool.scheduler().schedule(this::onBudgetExhausted, pool.anticipation().burstBudget());
@@ -239,6 +245,15 @@ final class Checkout {
         if (olderWaiters) {
             pool.requestGateWake();
         }
+    }
+
+    /**
+     * The pool holds pool_size servers and has no reserve to grow into: only a return (or a
+     * server closing) can serve this checkout, so it waits without the anticipation and budget
+     * timers, which cost a schedule each per transaction with hundreds of clients queued.
+     */
+    private boolean poolAtLimit() {
+        return pool.settings().reservePoolSize() <= 0 && pool.size() >= pool.settings().poolSize();
     }
 
     /**
@@ -396,7 +411,16 @@ final class Checkout {
         pool.events().checkoutAbandoned(pool.key());
     }
 
-    private void onDeadline() {
+    boolean deadlineArmed() {
+        return deadlineArmed;
+    }
+
+    long deadlineAt() {
+        return deadlineAt;
+    }
+
+    /** {@link WaitDeadlines}: query_wait_timeout ran out while this checkout waited. */
+    void deadlinePassed() {
         if (phase != Phase.DONE) {
             fail(Failures.waitTimeout());
         }
@@ -408,7 +432,6 @@ final class Checkout {
         }
         phase = Phase.DONE;
         leaveQueues();
-        deadlineTimer.cancel();
         pool.pending().remove(this);
     }
 
@@ -437,7 +460,7 @@ final class Checkout {
             return;
         }
         deadlineArmed = true;
-        deadlineTimer = pool.scheduler().schedule(this::onDeadline, Math.max(0, deadlineAt - pool.now()));
+        pool.waitDeadlines().armed(deadlineAt);
     }
 
     private long remaining() {

@@ -65,6 +65,7 @@ public final class Pool {
 
     private final ServerPlaces places = new ServerPlaces();
     private final HandoffQueue<Checkout> handoff = new HandoffQueue<>();
+    private final WaitDeadlines waitDeadlines = new WaitDeadlines(this);
     private final Set<Checkout> pending = new LinkedHashSet<>();
     /** The pool grew into reserve_pool_size (logged once per excursion, like PgBouncer). */
     private boolean reserveInUse;
@@ -303,6 +304,10 @@ public final class Pool {
 
     Set<Checkout> pending() {
         return pending;
+    }
+
+    WaitDeadlines waitDeadlines() {
+        return waitDeadlines;
     }
 
     BurstGate gate() {

@@ -63,6 +63,7 @@ class BurstGateTest {
         s.poolSize = 4;
         s.warmPoolRatioPercent = 0;
         s.fastRetries = 0;
+        s.maxParallelCreates = 1;      // the pool fills one connect at a time: budgets run out meanwhile
         Harness h = new Harness(s, 50 * MS);
         h.warm(2);
         for (int i = 0; i < 50; i++) {

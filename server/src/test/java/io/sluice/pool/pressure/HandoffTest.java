@@ -44,6 +44,48 @@ class HandoffTest {
     }
 
     @Test
+    void aFullPoolWaitsForReturnsWithoutDeadlineOrBudgetTimers() {
+        Harness h = fullPool(2);
+        h.checkout();
+        h.checkout();
+        h.vt.runUntilIdle();
+        int before = h.vt.queued();
+        long timeouts = h.pool.scaling().anticipationTimeout();
+        long budgets = h.pool.scaling().gateBudgetExhausted();
+        for (int i = 0; i < 50; i++) {
+            h.checkout();
+        }
+        h.vt.runUntilIdle();                        // the spins run; nothing else stays scheduled
+        // no timer per waiter: the pool's query_wait_timeout timer, armed at warm-up, covers them all
+        assertThat(h.vt.queued()).isEqualTo(before);
+        h.vt.advanceMillis(1000);
+        assertThat(h.pool.scaling().anticipationTimeout()).isEqualTo(timeouts);
+        assertThat(h.pool.scaling().gateBudgetExhausted()).isEqualTo(budgets);
+        assertThat(h.pool.snapshot().clWaiting()).isEqualTo(50);
+        assertThat(h.connector.attempts).isEqualTo(2);
+    }
+
+    @Test
+    void aServerClosingUnderAFullPoolIsReplacedForTheOldestWaiter() {
+        Harness h = fullPool(2);
+        TestWaiter holder = h.checkout();
+        h.checkout();
+        h.vt.runUntilIdle();
+        List<TestWaiter> queued = new ArrayList<>();
+        for (int i = 0; i < 5; i++) {
+            queued.add(h.checkout());
+            h.vt.advance(10_000);
+        }
+        h.vt.advanceMillis(1000);
+        assertThat(queued).noneMatch(TestWaiter::served);
+        holder.lease.discard("server conn crashed?");
+        h.vt.runAll(S);
+        assertThat(h.connector.attempts).isEqualTo(3);
+        assertThat(queued.get(0).served()).isTrue();
+        assertThat(queued.subList(1, 5)).noneMatch(TestWaiter::served);
+    }
+
+    @Test
     void aReturnServesTheOldestWaiterBeforeTheConnectItStartedAndThatConnectServesTheNext() {
         Settings s = new Settings();
         s.poolSize = 10;
@@ -118,7 +160,11 @@ class HandoffTest {
 
     @Test
     void jitteredDeadlinesDoNotExpireTogether() {
-        Harness h = fullPool(2);
+        // room for one more server: a full pool waits for returns without a deadline
+        Settings s = new Settings();
+        s.poolSize = 3;
+        Harness h = new Harness(s, 5 * MS);
+        h.warm(2);
         for (int i = 0; i < 20; i++) {
             h.pool.recordTransaction(400 * Harness.MS); // slow transactions: the 300-500 ms hard cap decides
         }

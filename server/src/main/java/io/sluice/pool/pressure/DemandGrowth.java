@@ -16,10 +16,11 @@ final class DemandGrowth {
     private boolean owed;
 
     /** Called after a returned server went straight to a waiting client of {@code pool}. */
-    void afterHandoff(Pool pool, Checkout head) {
+    void afterHandoff(Pool pool) {
         if (!pool.canStartCreate()) {
-            return;
+            return; // a full pool (the usual case under load): no need to look at the next waiter
         }
+        Checkout head = pool.handoffQueue().peekLive(Checkout::acceptsHandoff);
         if (head == null) {
             owed = true;
         } else if (head.phase() == Checkout.Phase.HANDOFF) {

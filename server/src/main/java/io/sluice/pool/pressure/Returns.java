@@ -48,7 +48,7 @@ final class Returns {
         Checkout next = handoff.pollLive(Checkout::acceptsHandoff);
         if (next != null) {
             next.deliverHandoff(s);
-            pool.growth().afterHandoff(pool, handoff.peekLive(Checkout::acceptsHandoff));
+            pool.growth().afterHandoff(pool);
             return;
         }
         // Nobody waits: a reserve connection (or one above a pool_size lowered by reload) goes

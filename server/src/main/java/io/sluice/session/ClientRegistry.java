@@ -9,7 +9,6 @@ import java.util.EnumMap;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.OptionalLong;
@@ -24,8 +23,8 @@ import java.util.Set;
  */
 public final class ClientRegistry {
     private final Map<Long, ClientSession> byId = new LinkedHashMap<>();
-    private final Set<ClientSession> login = new LinkedHashSet<>();
-    private final Map<PoolKey, EnumMap<ClientSession.State, Set<ClientSession>>> pools = new LinkedHashMap<>();
+    private final ClientList login = new ClientList();
+    private final Map<PoolKey, EnumMap<ClientSession.State, ClientList>> pools = new LinkedHashMap<>();
     private final CancelKeys<ClientSession> cancelKeys = new CancelKeys<>();
     private final PinnedClients pins = new PinnedClients();
     /** What {@link #loggedIn} counted for each client: {database, user}. */
@@ -47,12 +46,12 @@ public final class ClientRegistry {
 
     void add(ClientSession s) {
         byId.put(s.id(), s);
-        login.add(s);
+        login.add(s.place());
     }
 
     /** A login now waits for {@code pool}'s first server, since {@code sinceNanos}; ends when it leaves LOGIN. */
     void awaitsWelcome(ClientSession s, PoolKey pool, long sinceNanos) {
-        if (login.contains(s) && welcomeWaiterPool.putIfAbsent(s, pool) == null) {
+        if (login.contains(s.place()) && welcomeWaiterPool.putIfAbsent(s, pool) == null) {
             welcomeWaiters.computeIfAbsent(pool, k -> new LinkedHashMap<>()).put(s, sinceNanos);
         }
     }
@@ -79,26 +78,21 @@ public final class ClientRegistry {
         if (from == ClientSession.State.LOGIN) {
             welcomeWaitEnded(s);
         }
-        Set<ClientSession> out = list(s, from, false);
-        if (out != null) {
-            out.remove(s);
-        }
-        Set<ClientSession> in = list(s, to, true);
+        ClientList.Node place = s.place();
+        ClientList in = list(s, to);
         if (in != null) {
-            in.add(s);
+            in.add(place); // out of the list it was in
+        } else if (place.list() != null) {
+            place.list().remove(place);
         }
     }
 
-    private Set<ClientSession> list(ClientSession s, ClientSession.State state, boolean create) {
+    private ClientList list(ClientSession s, ClientSession.State state) {
         return switch (state) {
             case LOGIN -> login;
             case CLOSED -> null;
-            default -> {
-                var perState = create ? pools.computeIfAbsent(s.poolKey(), k -> new EnumMap<>(ClientSession.State.class))
-                        : pools.get(s.poolKey());
-                yield perState == null ? null
-                        : create ? perState.computeIfAbsent(state, k -> new LinkedHashSet<>()) : perState.get(state);
-            }
+            default -> pools.computeIfAbsent(s.poolKey(), k -> new EnumMap<>(ClientSession.State.class))
+                    .computeIfAbsent(state, k -> new ClientList());
         };
     }
 
@@ -118,7 +112,7 @@ public final class ClientRegistry {
 
     void remove(ClientSession s) {
         byId.remove(s.id());
-        login.remove(s);
+        login.remove(s.place());
         welcomeWaitEnded(s);
         if (s.cancelKey() != null) {
             cancelKeys.release(s.cancelKey(), s);
@@ -133,7 +127,7 @@ public final class ClientRegistry {
     /** Clients of {@code pool} in {@code state}: a list size. */
     public int count(PoolKey pool, ClientSession.State state) {
         var perState = pools.get(pool);
-        Set<ClientSession> l = perState == null ? null : perState.get(state);
+        ClientList l = perState == null ? null : perState.get(state);
         return l == null ? 0 : l.size();
     }
 
@@ -167,9 +161,9 @@ public final class ClientRegistry {
             var perState = pools.getOrDefault(key, new EnumMap<>(ClientSession.State.class));
             for (ClientSession.State st : List.of(ClientSession.State.IDLE, ClientSession.State.ACTIVE,
                     ClientSession.State.WAITING)) {
-                Set<ClientSession> l = perState.get(st);
+                ClientList l = perState.get(st);
                 if (l != null) {
-                    all.addAll(l);
+                    l.forEach(all::add);
                 }
             }
             all.addAll(welcomeWaiters.getOrDefault(key, Map.of()).keySet());

@@ -43,6 +43,8 @@ public final class ClientSession extends ChannelInboundHandlerAdapter {
     public enum State { LOGIN, IDLE, WAITING, ACTIVE, CLOSED }
 
     private final long id = SocketIds.next();
+    /** Its link in the {@link ClientRegistry} place it is in. */
+    private final ClientList.Node place = new ClientList.Node(this);
     private final SessionContext ctx;
     private final boolean unixSocket;
     private int remotePid;
@@ -182,6 +184,10 @@ public final class ClientSession extends ChannelInboundHandlerAdapter {
     }
 
     /** The one state transition: moves this client between its pool's lists. */
+    ClientList.Node place() {
+        return place;
+    }
+
     void moveTo(State to) {
         State from = state;
         if (from == to) {

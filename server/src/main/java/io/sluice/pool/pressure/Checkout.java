@@ -144,7 +144,9 @@ final class Checkout {
         // The spinner takes its place in line first: a return goes to the oldest checkout, and
         // one that spins is older than the client whose own return made the server free.
         joinHandoffLine();
-        if (spinsLeft <= 0) {
+        if (spinsLeft <= 0 || (poolAtLimit() && pool.pending().size() > 1)) {
+            // At a full pool with others waiting, every return goes to the oldest of them: a
+            // re-poll of the idle queue could only find it empty.
             phase4();
             return;
         }

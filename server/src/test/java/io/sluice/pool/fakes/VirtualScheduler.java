@@ -12,6 +12,7 @@ public final class VirtualScheduler implements Clock, Scheduler {
             a.time != b.time ? Long.compare(a.time, b.time) : Long.compare(a.seq, b.seq));
     private long now = 1_000_000_000L;
     private long seq;
+    private int ran;
 
     @Override
     public long nanoTime() {
@@ -54,6 +55,7 @@ public final class VirtualScheduler implements Clock, Scheduler {
             queue.poll();
             now = Math.max(now, t.time);
             if (!t.cancelled[0]) {
+                ran++;
                 t.body.run();
             }
         }
@@ -65,10 +67,16 @@ public final class VirtualScheduler implements Clock, Scheduler {
             queue.poll();
             now = Math.max(now, t.time);
             if (!t.cancelled[0]) {
+                ran++;
                 t.body.run();
             }
         }
         now = Math.max(now, until);
+    }
+
+    /** Tasks run so far (cancelled ones are not run). */
+    public int ran() {
+        return ran;
     }
 
     /** Tasks not run yet, cancelled ones included. */

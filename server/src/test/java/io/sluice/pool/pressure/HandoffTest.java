@@ -50,12 +50,16 @@ class HandoffTest {
         h.checkout();
         h.vt.runUntilIdle();
         int before = h.vt.queued();
+        int ranBefore = h.vt.ran();
         long timeouts = h.pool.scaling().anticipationTimeout();
         long budgets = h.pool.scaling().gateBudgetExhausted();
         for (int i = 0; i < 50; i++) {
             h.checkout();
         }
-        h.vt.runUntilIdle();                        // the spins run; nothing else stays scheduled
+        h.vt.runUntilIdle();
+        // only the first re-polls the idle queue (scaling_fast_retries times): the others queue
+        // behind it, and every return goes to the oldest
+        assertThat(h.vt.ran() - ranBefore).isLessThanOrEqualTo(new Settings().fastRetries + 1);
         // no timer per waiter: the pool's query_wait_timeout timer, armed at warm-up, covers them all
         assertThat(h.vt.queued()).isEqualTo(before);
         h.vt.advanceMillis(1000);

@@ -28,23 +28,45 @@ final class SessionTimers {
         WAIT_NOTICE
     }
 
-    private static final int SLOTS = Slot.values().length;
+    /**
+     * One slot's state in one object, so arming or calling off a timer touches one cache line of
+     * the client's, not one per array (with hundreds of clients queued, each a miss).
+     */
+    private final class Timer {
+        /** The armed expiry action, or null when the slot is off. */
+        Runnable onExpiry;
+        long deadline;
+        /** The scheduled wake-up (null when none) and when it is due. */
+        Scheduler.Cancellable wakeUp;
+        long wakeUpAt;
+        final Runnable wake = this::woke;
+
+        private void woke() {
+            wakeUp = null;
+            Runnable action = onExpiry;
+            if (action == null) {
+                return;
+            }
+            long left = deadline - now();
+            if (left > 0) {
+                wakeUpAt = deadline;
+                wakeUp = scheduler.schedule(wake, left);
+                return;
+            }
+            onExpiry = null;
+            action.run();
+        }
+    }
 
     private final Scheduler scheduler;
     private final Clock clock;
-    /** The armed slot's expiry action, or null when the slot is off. */
-    private final Runnable[] onExpiry = new Runnable[SLOTS];
-    private final long[] deadline = new long[SLOTS];
-    /** The slot's scheduled wake-up (null when none) and when it is due. */
-    private final Scheduler.Cancellable[] wakeUp = new Scheduler.Cancellable[SLOTS];
-    private final long[] wakeUpAt = new long[SLOTS];
-    private final Runnable[] wake = new Runnable[SLOTS];
+    private final Timer[] timers = new Timer[Slot.values().length];
 
     SessionTimers(Scheduler scheduler, Clock clock) {
         this.scheduler = scheduler;
         this.clock = clock;
-        for (Slot s : Slot.values()) {
-            wake[s.ordinal()] = () -> woke(s.ordinal());
+        for (int i = 0; i < timers.length; i++) {
+            timers[i] = new Timer();
         }
     }
 
@@ -54,56 +76,40 @@ final class SessionTimers {
 
     /** Replaces the slot's timer; {@code delayNanos <= 0} means the timeout is off. */
     void arm(Slot slot, long delayNanos, Runnable action) {
-        int i = slot.ordinal();
+        Timer t = timers[slot.ordinal()];
         if (delayNanos <= 0) {
-            onExpiry[i] = null;
+            t.onExpiry = null;
             return;
         }
         long at = now() + delayNanos;
-        onExpiry[i] = action;
-        deadline[i] = at;
-        if (wakeUp[i] != null && wakeUpAt[i] - at <= 0) {
+        t.onExpiry = action;
+        t.deadline = at;
+        if (t.wakeUp != null && t.wakeUpAt - at <= 0) {
             return; // the wake-up already scheduled comes first and sleeps on to the new deadline
         }
-        if (wakeUp[i] != null) {
-            wakeUp[i].cancel();
+        if (t.wakeUp != null) {
+            t.wakeUp.cancel();
         }
-        wakeUpAt[i] = at;
-        wakeUp[i] = scheduler.schedule(wake[i], delayNanos);
+        t.wakeUpAt = at;
+        t.wakeUp = scheduler.schedule(t.wake, delayNanos);
     }
 
     boolean armed(Slot slot) {
-        return onExpiry[slot.ordinal()] != null;
+        return timers[slot.ordinal()].onExpiry != null;
     }
 
     void cancel(Slot slot) {
-        onExpiry[slot.ordinal()] = null;
+        timers[slot.ordinal()].onExpiry = null;
     }
 
     /** The session ends: nothing may stay scheduled for it. */
     void cancelAll() {
-        for (int i = 0; i < SLOTS; i++) {
-            onExpiry[i] = null;
-            if (wakeUp[i] != null) {
-                wakeUp[i].cancel();
-                wakeUp[i] = null;
+        for (Timer t : timers) {
+            t.onExpiry = null;
+            if (t.wakeUp != null) {
+                t.wakeUp.cancel();
+                t.wakeUp = null;
             }
         }
-    }
-
-    private void woke(int i) {
-        wakeUp[i] = null;
-        Runnable action = onExpiry[i];
-        if (action == null) {
-            return;
-        }
-        long left = deadline[i] - now();
-        if (left > 0) {
-            wakeUpAt[i] = deadline[i];
-            wakeUp[i] = scheduler.schedule(wake[i], left);
-            return;
-        }
-        onExpiry[i] = null;
-        action.run();
     }
 }

@@ -54,12 +54,18 @@
 # remote stage (ip netns, a C compiler for the relay); STAGES=same-host runs without it.
 #
 #   [ROUNDS=3] [STAGES="same-host remote synthetic"] [AUTHS="trust scram-sha-256 tls"] [DELAY_US=500] \
-#   [LOGIN_MS=3] [WARM_HERDS=9] [LOGIN_WARMUP=10] [RELAY_WARMUP=4] bench/pressure-compare.sh [fifo-seconds]
+#   [LOGIN_MS=3] [WARM_HERDS=9] [LOGIN_WARMUP=10] [RELAY_WARMUP=4] [SLUICE_JAR_BASE=old.jar] \
+#   bench/pressure-compare.sh [fifo-seconds]
+# SLUICE_JAR_BASE adds a third pooler, sluice-base (that jar), to every round, and a /base row of
+# Sluice over it, to compare two builds under the same noise.
 # A smoke run: ROUNDS=1 AUTHS=trust bench/pressure-compare.sh 2
 secs=${1:-15}
 rounds=${ROUNDS:-3}
 stages=${STAGES:-same-host remote synthetic}
 auths=${AUTHS:-trust scram-sha-256 tls}
+base_jar=${SLUICE_JAR_BASE:-}
+[ -z "$base_jar" ] || [ -f "$base_jar" ] || { echo "SLUICE_JAR_BASE: no such jar: $base_jar" >&2; exit 2; }
+kinds="pgbouncer sluice${base_jar:+ sluice-base}"
 delay_us=${DELAY_US:-500}
 login_ms=${LOGIN_MS:-3}
 warm_herds=${WARM_HERDS:-9}
@@ -198,7 +204,8 @@ start_pooler() { # $1 kind, $2 auth -> sets port
   if [ "$1" = pgbouncer ]; then
     (run_pgbouncer -q "$work/$1.ini") & poolers+=($!)
   else
-    SLUICE_JAR="$jar" "$here/server/src/main/dist/bin/sluice" -q "$work/$1.ini" & poolers+=($!)
+    local j="$jar"; [ "$1" = sluice-base ] && j="$base_jar"
+    SLUICE_JAR="$j" "$here/server/src/main/dist/bin/sluice" -q "$work/$1.ini" & poolers+=($!)
   fi
   wait_port "$port" || exit 1
   # Same warm-up for both poolers on pools other than the measured one, so that pool is cold
@@ -338,7 +345,7 @@ for st in $stages; do
     for auth in $auths; do
       [ "$stage" = synthetic ] && [ "$auth" != trust ] && continue
       user=postgres; [ "$auth" = trust ] || user=bench_scram
-      for kind in pgbouncer sluice; do   # interleaved: each round runs both, same order
+      for kind in $kinds; do   # interleaved: each round runs each pooler, same order
         start_pooler "$kind" "$auth" "$user"
         for temp in cold warm; do
           read -r ms created peak failed login < <(herd "$user")
@@ -379,9 +386,13 @@ def table(title, cols, width, ratios):
         for a in auths:
             if not any(k[:2] == (s, a) for k in v):   # the synthetic stage runs trust only
                 continue
-            for kind in ("pgbouncer", "sluice"):
-                print(f"{s:10} {a:6} {kind:10} " + " ".join(f"{m(s, a, kind, c):>{width}}" for c, _ in cols))
+            for kind in ("pgbouncer", "sluice", "sluice-base"):
+                if any(k[:3] == (s, a, kind) for k in v):
+                    print(f"{s:10} {a:6} {kind:10} " + " ".join(f"{m(s, a, kind, c):>{width}}" for c, _ in cols))
             print(f"{s:10} {a:6} {'ratios':10} " + ratios(s, a))
+            if any(k[:3] == (s, a, "sluice-base") for k in v):
+                print(f"{s:10} {a:6} {'/base':10} " + " ".join(
+                    f"{r(med.get((s, a, 'sluice', c)), med.get((s, a, 'sluice-base', c))):>{width}}" for c, _ in cols))
 def sp(s, a, c):  # Sluice over PgBouncer
     return r(med.get((s, a, "sluice", c)), med.get((s, a, "pgbouncer", c)))
 def herd_ratios(s, a):

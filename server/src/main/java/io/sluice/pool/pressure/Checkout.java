@@ -2,10 +2,8 @@ package io.sluice.pool.pressure;
 
 import io.sluice.pool.CheckoutFailure;
 import io.sluice.pool.HandoffQueue;
-import io.sluice.pool.Permit;
 import io.sluice.pool.PooledServer;
 import io.sluice.pool.Waiter;
-import io.sluice.pool.coord.Coordinator;
 import io.sluice.pool.coord.PermitRequest;
 import io.sluice.util.Scheduler.Cancellable;
 
@@ -67,7 +65,7 @@ final class Checkout {
         return phase == Phase.GATE && aliveOrAbandon();
     }
 
-    private boolean aliveOrAbandon() {
+    boolean aliveOrAbandon() {
         if (waiter.isAlive()) {
             return true;
         }
@@ -249,11 +247,7 @@ final class Checkout {
         }
     }
 
-    /**
-     * The pool holds pool_size servers and has no reserve to grow into: only a return (or a
-     * server closing) can serve this checkout, so it waits without the anticipation and budget
-     * timers, which cost a schedule each per transaction with hundreds of clients queued.
-     */
+    /** pool_size reached, no reserve: only a return (or a server closing) can serve this checkout. */
     private boolean poolAtLimit() {
         return pool.settings().reservePoolSize() <= 0 && pool.size() >= pool.settings().poolSize();
     }
@@ -340,26 +334,6 @@ final class Checkout {
         permitRequest = pool.coordinator().acquire(new PermitWait(pool, this));
     }
 
-    /** The coordinator granted a permit: retake a gate slot and connect, or give it back and wait at the gate. */
-    void permitGranted(Permit permit) {
-        if (phase != Phase.PERMIT || !aliveOrAbandon()) {
-            permit.release();
-            return;
-        }
-        switch (pool.creator().startWithPermit(this, permit)) {
-            case STARTED -> { }
-            case CLOSED -> fail(Failures.closed());
-            default -> phase5();
-        }
-    }
-
-    /** Phase E of the coordinator. */
-    void permitExhausted(String message) {
-        if (phase == Phase.PERMIT) {
-            fail(new CheckoutFailure(CheckoutFailure.Kind.LIMIT, Coordinator.IN_USE_SQLSTATE, message));
-        }
-    }
-
     // ---- transitions called by the pool ----
 
     /**
@@ -413,12 +387,9 @@ final class Checkout {
         pool.events().checkoutAbandoned(pool.key());
     }
 
-    boolean deadlineArmed() {
-        return deadlineArmed;
-    }
-
-    long deadlineAt() {
-        return deadlineAt;
+    /** The query_wait_timeout deadline this checkout waits under; Long.MAX_VALUE when none is armed. */
+    long armedDeadline() {
+        return deadlineArmed ? deadlineAt : Long.MAX_VALUE;
     }
 
     /** {@link WaitDeadlines}: query_wait_timeout ran out while this checkout waited. */

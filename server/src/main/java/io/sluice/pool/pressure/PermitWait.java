@@ -1,7 +1,9 @@
 package io.sluice.pool.pressure;
 
+import io.sluice.pool.CheckoutFailure;
 import io.sluice.pool.Permit;
 import io.sluice.pool.PoolKey;
+import io.sluice.pool.coord.Coordinator;
 import io.sluice.pool.coord.PermitRequester;
 
 /** A checkout in phase PERMIT as the coordinator sees it. Engine thread only. */
@@ -44,13 +46,25 @@ final class PermitWait implements PermitRequester {
         return pool.waitingClients();
     }
 
+    /** Retake a gate slot and connect, or give the permit back and wait at the gate. */
     @Override
     public void accept(Permit permit) {
-        checkout.permitGranted(permit);
+        if (checkout.phase() != Checkout.Phase.PERMIT || !checkout.aliveOrAbandon()) {
+            permit.release();
+            return;
+        }
+        switch (pool.creator().startWithPermit(checkout, permit)) {
+            case STARTED -> { }
+            case CLOSED -> checkout.fail(Failures.closed());
+            default -> checkout.phase5();
+        }
     }
 
+    /** Phase E of the coordinator. */
     @Override
     public void exhausted(String message) {
-        checkout.permitExhausted(message);
+        if (checkout.phase() == Checkout.Phase.PERMIT) {
+            checkout.fail(new CheckoutFailure(CheckoutFailure.Kind.LIMIT, Coordinator.IN_USE_SQLSTATE, message));
+        }
     }
 }

@@ -43,10 +43,10 @@ final class WaitDeadlines {
         long next = 0;
         boolean any = false;
         for (Checkout c : pool.pending()) {
-            if (!c.deadlineArmed()) {
+            long at = c.armedDeadline();
+            if (at == Long.MAX_VALUE) {
                 continue;
             }
-            long at = c.deadlineAt();
             if (at - now <= 0) {
                 expired.add(c);
             } else if (!any || at - next < 0) {

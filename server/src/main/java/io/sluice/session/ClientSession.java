@@ -183,11 +183,11 @@ public final class ClientSession extends ChannelInboundHandlerAdapter {
         return channel;
     }
 
-    /** The one state transition: moves this client between its pool's lists. */
     ClientList.Node place() {
         return place;
     }
 
+    /** The one state transition: moves this client between its pool's lists. */
     void moveTo(State to) {
         State from = state;
         if (from == to) {

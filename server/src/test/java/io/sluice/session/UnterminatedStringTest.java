@@ -36,10 +36,7 @@ class UnterminatedStringTest {
         SessionHarness h = new SessionHarness(PoolMode.TRANSACTION, 1, 200, 0);
         EmbeddedChannel s1 = h.serverChannels.get(0);
         h.clientSends(unterminated('Q', "select 1"));
-        assertEquals("Q", SessionHarness.drain(s1));
-        s1.writeInbound(all(error("08P01", "invalid string in message"), ready('I')));
-        assertEquals(List.of("E 08P01", "Z I"), toClient(h.client));
-        assertTrue(h.client.isActive(), "the client stays");
+        passedOnAndAnswered(h, s1, "Q");
         assertEquals(List.of("release"), h.leaseEnds);
     }
 
@@ -48,10 +45,7 @@ class UnterminatedStringTest {
         SessionHarness h = new SessionHarness(PoolMode.TRANSACTION, 1, 200, 0);
         EmbeddedChannel s1 = h.serverChannels.get(0);
         h.clientSends(all(unterminated('E', "p"), sync()));
-        assertEquals("ES", SessionHarness.drain(s1));
-        s1.writeInbound(all(error("08P01", "invalid string in message"), ready('I')));
-        assertEquals(List.of("E 08P01", "Z I"), toClient(h.client));
-        assertTrue(h.client.isActive());
+        passedOnAndAnswered(h, s1, "ES");
     }
 
     @Test
@@ -68,9 +62,14 @@ class UnterminatedStringTest {
         SessionHarness h = new SessionHarness(PoolMode.TRANSACTION, 1, 0, 0);
         EmbeddedChannel s1 = h.serverChannels.get(0);
         h.clientSends(all(unterminated('P', "s1"), sync()));
-        assertEquals("PS", SessionHarness.drain(s1));
-        s1.writeInbound(all(error("08P01", "invalid string in message"), ready('I')));
+        passedOnAndAnswered(h, s1, "PS");
+    }
+
+    /** The server got {@code types}; it answers as PostgreSQL does, the client gets that, and stays. */
+    private static void passedOnAndAnswered(SessionHarness h, EmbeddedChannel server, String types) {
+        assertEquals(types, SessionHarness.drain(server));
+        server.writeInbound(all(error("08P01", "invalid string in message"), ready('I')));
         assertEquals(List.of("E 08P01", "Z I"), toClient(h.client));
-        assertTrue(h.client.isActive());
+        assertTrue(h.client.isActive(), "the client stays");
     }
 }

@@ -1,8 +1,8 @@
 package io.sluice.proto;
 
 import io.netty.buffer.ByteBuf;
+import io.netty.util.IllegalReferenceCountException;
 import io.netty.util.ReferenceCounted;
-import io.netty.util.AbstractReferenceCounted;
 
 /**
  * One protocol message (type byte, length, body) as it came off the wire. The relay passes
@@ -10,13 +10,18 @@ import io.netty.util.AbstractReferenceCounted;
  * of a type the pooler only relays (DataRow, CopyData) may come in pieces: a first frame with the
  * real type, the header and the start of the body, then {@link #CONTINUATION} frames with the rest.
  * Owns one reference to {@link #bytes()}.
+ *
+ * <p>Its own count is a plain int: a frame lives on the event loop that read it (a session's
+ * client and server channels share one loop), and Netty's {@code AbstractReferenceCounted} would
+ * add an atomic counter object to each of the ten or so frames of every transaction.
  */
-public final class Frame extends AbstractReferenceCounted {
+public final class Frame implements ReferenceCounted {
     /** Type of a frame that carries more body bytes of the message before it. */
     public static final byte CONTINUATION = 0;
 
     private final byte type;
     private ByteBuf bytes;
+    private int refs = 1;
 
     public Frame(byte type, ByteBuf bytes) {
         this.type = type;
@@ -52,14 +57,52 @@ public final class Frame extends AbstractReferenceCounted {
     }
 
     @Override
-    protected void deallocate() {
-        if (bytes != null) {
-            bytes.release();
-        }
+    public int refCnt() {
+        return refs;
     }
 
     @Override
-    public ReferenceCounted touch(Object hint) {
+    public Frame retain() {
+        return retain(1);
+    }
+
+    @Override
+    public Frame retain(int increment) {
+        if (increment <= 0 || refs <= 0) {
+            throw new IllegalReferenceCountException(refs, increment);
+        }
+        refs += increment;
+        return this;
+    }
+
+    @Override
+    public boolean release() {
+        return release(1);
+    }
+
+    @Override
+    public boolean release(int decrement) {
+        if (decrement <= 0 || refs < decrement) {
+            throw new IllegalReferenceCountException(refs, -decrement);
+        }
+        refs -= decrement;
+        if (refs > 0) {
+            return false;
+        }
+        if (bytes != null) {
+            bytes.release();
+            bytes = null;
+        }
+        return true;
+    }
+
+    @Override
+    public Frame touch() {
+        return touch(null);
+    }
+
+    @Override
+    public Frame touch(Object hint) {
         if (bytes != null) {
             bytes.touch(hint);
         }

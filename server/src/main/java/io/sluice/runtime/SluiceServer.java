@@ -397,7 +397,10 @@ public final class SluiceServer implements SessionContext {
 
     @Override
     public void transactionDone(PoolKey key, long nanos) {
-        pools.find(key).ifPresent(p -> p.recordTransaction(nanos));
+        var p = pools.get(key);
+        if (p != null) {
+            p.recordTransaction(nanos);
+        }
     }
 
     @Override

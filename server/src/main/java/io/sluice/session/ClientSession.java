@@ -272,12 +272,18 @@ public final class ClientSession extends ChannelInboundHandlerAdapter {
 
     @Override
     public void channelReadComplete(ChannelHandlerContext c) {
-        Optional.ofNullable(linked()).ifPresent(ClientSide::clientReadComplete);
+        ClientSide side = linked(); // once per read batch: no Optional
+        if (side != null) {
+            side.clientReadComplete();
+        }
     }
 
     @Override
     public void channelWritabilityChanged(ChannelHandlerContext c) {
-        Optional.ofNullable(linked()).ifPresent(ClientSide::clientWritabilityChanged);
+        ClientSide side = linked();
+        if (side != null) {
+            side.clientWritabilityChanged();
+        }
     }
 
     /** The pooled relay or the replication relay, whichever this client has; null otherwise. */

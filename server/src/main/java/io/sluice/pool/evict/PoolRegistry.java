@@ -88,6 +88,11 @@ public final class PoolRegistry {
         return Optional.ofNullable(pools.get(key));
     }
 
+    /** The pool of {@code key}, or null: for the per-transaction paths, which allocate nothing. */
+    public Pool get(PoolKey key) {
+        return pools.get(key);
+    }
+
     /** Pools ordered by database, then user (a copy). */
     public List<Pool> pools() {
         List<Pool> list = new ArrayList<>(pools.values());

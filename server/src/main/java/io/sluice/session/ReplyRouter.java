@@ -22,6 +22,8 @@ final class ReplyRouter {
     private static final String STALE_PLAN = "cached plan must not change result type";
 
     private final StatementRouter r;
+    /** The last CommandComplete tag read: the next one is mostly the same, and then not decoded again. */
+    private String lastTag;
 
     ReplyRouter(StatementRouter router) {
         this.r = router;
@@ -78,7 +80,8 @@ final class ReplyRouter {
             case 't' -> false;
             case 'T', 'n' -> head.kind == 'D';
             case 'C' -> {
-                completed(head, ExtendedCodec.tag(f));
+                lastTag = ExtendedCodec.firstString(f, 'C', lastTag);
+                completed(head, lastTag);
                 yield head.kind == 'E';
             }
             case 'I' -> head.kind == 'E';
@@ -149,7 +152,9 @@ final class ReplyRouter {
             relay(f);
             r.journal.error();
         }
-        head.failed = true;
+        if (head.action == Expected.Action.INTERNAL) {
+            head.failed = true; // a relayed one may be shared (Expected.relayed)
+        }
         if (!head.extended()) {
             return; // a Query or Sync ends at its ReadyForQuery
         }

@@ -58,8 +58,7 @@ final class StatementRouter {
     final SessionJournal journal;
     final ArrayDeque<Expected> queue = new ArrayDeque<>();
     final ReplyRouter replies;
-    /** What each portal's statement does, for the Execute that runs it. */
-    final Map<String, SqlCommand> portals = new HashMap<>();
+    final Portals portals = new Portals();
     /** With max_prepared_statements = 0 names pass through; what each does is still tracked. */
     final Map<String, SqlCommand> passedThrough = new HashMap<>();
     SqlCommand unnamed = SqlCommand.NONE;
@@ -161,10 +160,10 @@ final class StatementRouter {
                 case 'C' -> close(f);
                 case 'E' -> {
                     Expected e = marked(new Expected('E', Expected.Action.FORWARD));
-                    e.command = portals.getOrDefault(ExtendedCodec.cstring(f.body(), 'E'), SqlCommand.NONE);
+                    e.command = portals.get(ExtendedCodec.firstString(f, 'E', null));
                     send(e, f);
                 }
-                case 'S', 'F' -> send(new Expected((char) t, Expected.Action.FORWARD), f);
+                case 'S', 'F' -> send(Expected.relayed((char) t), f);
                 case 'Q' -> query(f);
                 default -> server.write(f);
             }
@@ -177,7 +176,7 @@ final class StatementRouter {
                 throw new ProtocolException(PgError.fatal(SqlState.PROTOCOL_VIOLATION, "failed to parse packet"),
                         "failed to parse prepared statement packet type '" + (char) t + "'");
             }
-            send(new Expected((char) t, Expected.Action.FORWARD), f);
+            send(Expected.relayed((char) t), f);
         }
     }
 
@@ -220,7 +219,7 @@ final class StatementRouter {
                 passedThrough.put(name, cmd);
             }
             countServerParse();
-            send(new Expected('P', Expected.Action.FORWARD), f);
+            send(Expected.relayed('P'), f);
             return;
         }
         if (statements.has(name)) {
@@ -286,7 +285,7 @@ final class StatementRouter {
         String name = ExtendedCodec.cstring(body, 'B');
         if (name.isEmpty() || maxPrepared == 0) {
             portals.put(portal, name.isEmpty() ? unnamed : passedThrough.getOrDefault(name, SqlCommand.NONE));
-            send(new Expected('B', Expected.Action.FORWARD), f);
+            send(Expected.relayed('B'), f);
             return;
         }
         ClientStatements.Entry entry = statements.get(name);
@@ -308,13 +307,13 @@ final class StatementRouter {
     private void describe(Frame f) {
         ByteBuf body = f.body();
         if (body.readableBytes() < 2 || body.getByte(body.readerIndex()) != 'S' || maxPrepared == 0) {
-            send(new Expected('D', Expected.Action.FORWARD), f);
+            send(Expected.relayed('D'), f);
             return;
         }
         body.skipBytes(1);
         String name = ExtendedCodec.cstring(body, 'D');
         if (name.isEmpty()) {
-            send(new Expected('D', Expected.Action.FORWARD), f);
+            send(Expected.relayed('D'), f);
             return;
         }
         f.release();
@@ -335,7 +334,7 @@ final class StatementRouter {
         String name = statement ? ExtendedCodec.cstring(body.skipBytes(1), 'C') : "";
         if (!statement || name.isEmpty() || maxPrepared == 0) {
             passedThrough.remove(name);
-            send(new Expected('C', Expected.Action.FORWARD), f);
+            send(Expected.relayed('C'), f);
             return;
         }
         // the server keeps the statement for whoever uses it next; PostgreSQL answers a Close

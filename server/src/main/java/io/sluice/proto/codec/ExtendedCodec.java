@@ -26,7 +26,9 @@ public final class ExtendedCodec {
         if (end < 0) {
             throw new ProtocolException("invalid message format in '" + type + "' message");
         }
-        String s = body.toString(body.readerIndex(), end - body.readerIndex(), StandardCharsets.ISO_8859_1);
+        // the unnamed statement and portal, which most drivers use: no decoding, no new String
+        String s = end == body.readerIndex() ? ""
+                : body.toString(body.readerIndex(), end - body.readerIndex(), StandardCharsets.ISO_8859_1);
         body.readerIndex(end + 1);
         return s;
     }
@@ -88,7 +90,38 @@ public final class ExtendedCodec {
 
     /** A CommandComplete's tag. */
     public static String tag(Frame frame) {
-        return cstring(frame.body(), 'C');
+        return firstString(frame, 'C', null);
+    }
+
+    /**
+     * The C string that starts a message's body (an Execute's portal, a CommandComplete's tag),
+     * read in place: no slice, and {@code last} itself when the bytes spell it again, as they do
+     * for a session that runs the same statements over and over, so no new String either.
+     */
+    public static String firstString(Frame frame, char type, String last) {
+        ByteBuf b = frame.bytes();
+        int from = b.readerIndex() + 5;
+        int end = b.indexOf(from, b.writerIndex(), (byte) 0);
+        if (end < 0) {
+            throw new ProtocolException("invalid message format in '" + type + "' message");
+        }
+        int len = end - from;
+        if (len == 0) {
+            return "";
+        }
+        if (last != null && last.length() == len && spells(b, from, last)) {
+            return last;
+        }
+        return b.toString(from, len, StandardCharsets.ISO_8859_1);
+    }
+
+    private static boolean spells(ByteBuf b, int from, String s) {
+        for (int i = 0; i < s.length(); i++) {
+            if (b.getByte(from + i) != (byte) s.charAt(i)) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /** A DataRow's values as text (null for SQL NULL); for the pooler's own small queries. */

@@ -1,0 +1,53 @@
+package io.sluice.proto.codec;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
+import io.sluice.proto.Frame;
+import io.sluice.proto.ProtocolException;
+import org.junit.jupiter.api.Test;
+
+import java.nio.charset.StandardCharsets;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/** A message's first string, read in place; the last one is handed back when the bytes repeat it. */
+class FirstStringTest {
+    private static Frame message(char type, byte[] body) {
+        ByteBuf b = Unpooled.buffer().writeByte(type).writeInt(4 + body.length).writeBytes(body);
+        return new Frame((byte) type, b);
+    }
+
+    private static Frame complete(String tag) {
+        return message('C', (tag + "\0").getBytes(StandardCharsets.ISO_8859_1));
+    }
+
+    @Test
+    void aRepeatedTagIsTheSameStringAndAnotherIsNew() {
+        Frame first = complete("SELECT 1");
+        String tag = ExtendedCodec.firstString(first, 'C', null);
+        assertThat(tag).isEqualTo("SELECT 1");
+        Frame again = complete("SELECT 1");
+        assertThat(ExtendedCodec.firstString(again, 'C', tag)).isSameAs(tag);
+        Frame other = complete("SELECT 2");
+        assertThat(ExtendedCodec.firstString(other, 'C', tag)).isEqualTo("SELECT 2");
+        Frame longer = complete("SELECT 10");
+        assertThat(ExtendedCodec.firstString(longer, 'C', tag)).isEqualTo("SELECT 10");
+        // read in place: the frame is relayed afterwards with every byte still there
+        assertThat(again.bytes().readableBytes()).isEqualTo(5 + "SELECT 1".length() + 1);
+        for (Frame f : new Frame[] {first, again, other, longer}) {
+            f.release();
+        }
+    }
+
+    @Test
+    void anExecuteOfTheUnnamedPortalAndOneWithoutItsTerminator() {
+        Frame unnamed = message('E', new byte[] {0, 0, 0, 0, 0});
+        assertThat(ExtendedCodec.firstString(unnamed, 'E', "p1")).isEmpty();
+        Frame cut = message('E', "p1".getBytes(StandardCharsets.ISO_8859_1));
+        assertThatThrownBy(() -> ExtendedCodec.firstString(cut, 'E', null))
+                .isInstanceOf(ProtocolException.class).hasMessage("invalid message format in 'E' message");
+        unnamed.release();
+        cut.release();
+    }
+}

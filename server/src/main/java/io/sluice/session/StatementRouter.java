@@ -150,6 +150,9 @@ final class StatementRouter {
             skipping = false;
         }
         if (maxPrepared > 0 && (t == 'P' || t == 'B' || t == 'D')) {
+            if (t == 'P' && ExtendedCodec.brokenNamedParse(f)) {
+                throw new ProtocolException(PgError.fatal(SqlState.PROTOCOL_VIOLATION, "broken Parse packet"));
+            }
             sendPendingCloses();
         }
         try {
@@ -212,7 +215,13 @@ final class StatementRouter {
         ByteBuf body = f.body();
         String name = ExtendedCodec.cstring(body, 'P');
         if (name.isEmpty() || maxPrepared == 0) {
-            SqlCommand cmd = parseTexts.classify(body);
+            SqlCommand cmd;
+            try {
+                cmd = parseTexts.classify(body);
+            } catch (ProtocolException unterminatedText) {
+                // passed on, as PgBouncer passes a Parse it does not track: PostgreSQL refuses it
+                cmd = SqlCommand.NONE;
+            }
             if (name.isEmpty()) {
                 unnamed = cmd;
             } else {

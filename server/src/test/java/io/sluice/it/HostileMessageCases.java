@@ -79,6 +79,14 @@ final class HostileMessageCases {
         // it cannot read; so does Sluice
         cs.add(of("Parse with an unterminated name", LOGGED_IN, cat(msg('P', "s1".getBytes()), SYNC),
                 errorClose("08P01", "failed to parse packet")));
+        // a named Parse cut short after its name: PgBouncer 1.25 reads it whole before it registers
+        // the name, and closes with "broken Parse packet"; an unnamed one it passes on untouched
+        cs.add(of("Parse of a named statement without its text terminator", LOGGED_IN,
+                cat(msg('P', cstr("s1"), "select 1".getBytes()), SYNC), errorClose("08P01", "broken Parse packet")));
+        cs.add(of("Parse of a named statement counting 5 types, giving none", LOGGED_IN,
+                cat(parse("s1", "select 1", 5), SYNC), errorClose("08P01", "broken Parse packet")));
+        cs.add(of("Parse of the unnamed statement without its text terminator", LOGGED_IN,
+                cat(msg('P', cstr(""), "select 1".getBytes()), SYNC), errorReady("08P01", "invalid string in message")));
         cs.add(of("Parse of 2 statements", LOGGED_IN, cat(parse("", "select 1; select 2", 0), SYNC),
                 errorReady("42601", "cannot insert multiple commands into a prepared statement")));
         // Bind

@@ -70,11 +70,16 @@ class HostilePgBouncerIT {
      * Message case name to what PgBouncer 1.18 does instead: it has no prepared statements and
      * passes a Parse or Bind it cannot read on to PostgreSQL, which answers "invalid string in
      * message" and goes on; 1.25 with max_prepared_statements (its default, and Sluice's) refuses
-     * them with "failed to parse packet", as Sluice does.
+     * them with "failed to parse packet" (a named Parse cut short after its name with "broken Parse
+     * packet"), as Sluice does.
      */
     static final Map<String, String> MESSAGE_DIFFERENCES = Map.ofEntries(
             Map.entry("Parse with an unterminated name", "PostgreSQL's 'invalid string in message', session goes on"),
-            Map.entry("Bind with an unterminated portal name", "PostgreSQL's 'invalid string in message', session goes on"));
+            Map.entry("Bind with an unterminated portal name", "PostgreSQL's 'invalid string in message', session goes on"),
+            Map.entry("Parse of a named statement without its text terminator",
+                    "PostgreSQL's 'invalid string in message', session goes on"),
+            Map.entry("Parse of a named statement counting 5 types, giving none",
+                    "PostgreSQL's 'insufficient data left in message', session goes on"));
 
     @Test
     void messageCasesGetTheSameOutcomesOnPgBouncerSaveTheListedOnes() throws Exception {

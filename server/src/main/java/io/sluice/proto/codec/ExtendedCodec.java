@@ -88,6 +88,29 @@ public final class ExtendedCodec {
         return alloc.buffer(5).writeByte(type).writeInt(4);
     }
 
+    /**
+     * A Parse that names its statement but whose text or parameter types are cut short (no NUL
+     * after the text, fewer bytes than its parameter count says): PgBouncer 1.25 parses such a
+     * Parse whole before it registers the name, and closes the client with "broken Parse
+     * packet". False for an unnamed one and for one whose name lacks its NUL (refused earlier,
+     * with PgBouncer's other words). Reads in place.
+     */
+    public static boolean brokenNamedParse(Frame parse) {
+        ByteBuf b = parse.bytes();
+        int end = b.writerIndex();
+        int from = b.readerIndex() + 5;
+        int nameEnd = b.indexOf(from, end, (byte) 0);
+        if (nameEnd <= from) {
+            return false;
+        }
+        int textEnd = b.indexOf(nameEnd + 1, end, (byte) 0);
+        if (textEnd < 0 || end - (textEnd + 1) < 2) {
+            return true;
+        }
+        int types = b.getUnsignedShort(textEnd + 1);
+        return end - (textEnd + 3) < 4L * types;
+    }
+
     /** A CommandComplete's tag. */
     public static String tag(Frame frame) {
         return firstString(frame, 'C', null);

@@ -33,8 +33,6 @@ final class Portals {
     /** Portals end with their transaction (or when the server goes). */
     void clear() {
         unnamed = null;
-        if (!named.isEmpty()) {
-            named.clear();
-        }
+        named.clear();
     }
 }

@@ -26,9 +26,7 @@ public final class ExtendedCodec {
         if (end < 0) {
             throw new ProtocolException("invalid message format in '" + type + "' message");
         }
-        // the unnamed statement and portal, which most drivers use: no decoding, no new String
-        String s = end == body.readerIndex() ? ""
-                : body.toString(body.readerIndex(), end - body.readerIndex(), StandardCharsets.ISO_8859_1);
+        String s = stringAt(body, body.readerIndex(), end, null);
         body.readerIndex(end + 1);
         return s;
     }
@@ -111,11 +109,6 @@ public final class ExtendedCodec {
         return end - (textEnd + 3) < 4L * types;
     }
 
-    /** A CommandComplete's tag. */
-    public static String tag(Frame frame) {
-        return firstString(frame, 'C', null);
-    }
-
     /**
      * The C string that starts a message's body (an Execute's portal, a CommandComplete's tag),
      * read in place: no slice, and {@code last} itself when the bytes spell it again, as they do
@@ -128,6 +121,14 @@ public final class ExtendedCodec {
         if (end < 0) {
             throw new ProtocolException("invalid message format in '" + type + "' message");
         }
+        return stringAt(b, from, end, last);
+    }
+
+    /**
+     * The bytes from {@code from} to {@code end} as ISO-8859-1: "" for none (the unnamed statement
+     * and portal, which most drivers use), {@code last} when they spell it, else a new String.
+     */
+    private static String stringAt(ByteBuf b, int from, int end, String last) {
         int len = end - from;
         if (len == 0) {
             return "";

@@ -21,8 +21,12 @@ final class MessageDecoding {
                 attempt(() -> FrontendDecoding.saslResponse(f));
             }
             case 'Q' -> attempt(() -> FrontendDecoding.query(f));
-            case 'P', 'B', 'D', 'E' -> attempt(() -> ExtendedCodec.cstring(f.body(), (char) f.type()));
-            case 'C' -> attempt(() -> ExtendedCodec.tag(f));
+            case 'P' -> {
+                attempt(() -> ExtendedCodec.brokenNamedParse(f));
+                attempt(() -> ExtendedCodec.cstring(f.body(), 'P'));
+            }
+            case 'B', 'D' -> attempt(() -> ExtendedCodec.cstring(f.body(), (char) f.type()));
+            case 'E', 'C' -> attempt(() -> ExtendedCodec.firstString(f, (char) f.type(), null));
             case 'Z' -> attempt(() -> BackendDecoding.readyStatus(f));
             default -> { }
         }

@@ -55,9 +55,11 @@
 #
 #   [ROUNDS=3] [STAGES="same-host remote synthetic"] [AUTHS="trust scram-sha-256 tls"] [DELAY_US=500] \
 #   [LOGIN_MS=3] [WARM_HERDS=9] [LOGIN_WARMUP=10] [RELAY_WARMUP=4] [SLUICE_JAR_BASE=old.jar] \
-#   bench/pressure-compare.sh [fifo-seconds]
+#   [BASE_INI="key = value"] bench/pressure-compare.sh [fifo-seconds]
 # SLUICE_JAR_BASE adds a third pooler, sluice-base (that jar), to every round, and a /base row of
-# Sluice over it, to compare two builds under the same noise.
+# Sluice over it, to compare two builds under the same noise. BASE_INI adds lines to sluice-base's
+# [pgbouncer] section only: with SLUICE_JAR_BASE set to this build's jar, it compares a setting with
+# the default.
 # A smoke run: ROUNDS=1 AUTHS=trust bench/pressure-compare.sh 2
 secs=${1:-15}
 rounds=${ROUNDS:-3}
@@ -201,6 +203,9 @@ INI
 start_pooler() { # $1 kind, $2 auth -> sets port
   port=$(free_port)
   write_ini "$work/$1.ini" "$port" "$2"
+  # BASE_INI: lines for sluice-base's [pgbouncer] section only (the section is last), to compare a
+  # setting side by side with the default in the same rounds
+  [ "$1" = sluice-base ] && [ -n "${BASE_INI:-}" ] && printf '%s\n' "$BASE_INI" >> "$work/$1.ini"
   if [ "$1" = pgbouncer ]; then
     (run_pgbouncer -q "$work/$1.ini") & poolers+=($!)
   else

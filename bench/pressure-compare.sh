@@ -67,6 +67,7 @@ stages=${STAGES:-same-host remote synthetic}
 auths=${AUTHS:-trust scram-sha-256 tls}
 base_jar=${SLUICE_JAR_BASE:-}
 [ -z "$base_jar" ] || [ -f "$base_jar" ] || { echo "SLUICE_JAR_BASE: no such jar: $base_jar" >&2; exit 2; }
+[ -z "${BASE_INI:-}" ] || [ -n "$base_jar" ] || { echo "BASE_INI is for sluice-base: set SLUICE_JAR_BASE too (this build's jar to compare a setting)" >&2; exit 2; }
 kinds="pgbouncer sluice${base_jar:+ sluice-base}"
 delay_us=${DELAY_US:-500}
 login_ms=${LOGIN_MS:-3}

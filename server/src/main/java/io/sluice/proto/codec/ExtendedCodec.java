@@ -22,10 +22,7 @@ public final class ExtendedCodec {
 
     /** A C string at the reader index of {@code body}, advancing past its NUL. */
     public static String cstring(ByteBuf body, char type) {
-        int end = body.indexOf(body.readerIndex(), body.writerIndex(), (byte) 0);
-        if (end < 0) {
-            throw new ProtocolException("invalid message format in '" + type + "' message");
-        }
+        int end = nulFrom(body, body.readerIndex(), type);
         String s = stringAt(body, body.readerIndex(), end, null);
         body.readerIndex(end + 1);
         return s;
@@ -117,11 +114,16 @@ public final class ExtendedCodec {
     public static String firstString(Frame frame, char type, String last) {
         ByteBuf b = frame.bytes();
         int from = b.readerIndex() + 5;
+        return stringAt(b, from, nulFrom(b, from, type), last);
+    }
+
+    /** Where the C string at {@code from} ends: its NUL, which a well-formed message has. */
+    private static int nulFrom(ByteBuf b, int from, char type) {
         int end = b.indexOf(from, b.writerIndex(), (byte) 0);
         if (end < 0) {
             throw new ProtocolException("invalid message format in '" + type + "' message");
         }
-        return stringAt(b, from, end, last);
+        return end;
     }
 
     /**

@@ -55,11 +55,12 @@
 #
 #   [ROUNDS=3] [STAGES="same-host remote synthetic"] [AUTHS="trust scram-sha-256 tls"] [DELAY_US=500] \
 #   [LOGIN_MS=3] [WARM_HERDS=9] [LOGIN_WARMUP=10] [RELAY_WARMUP=4] [SLUICE_JAR_BASE=old.jar] \
-#   [BASE_INI="key = value"] bench/pressure-compare.sh [fifo-seconds]
+#   [BASE_INI="key = value"] [BASE_JAVA_OPTS=...] bench/pressure-compare.sh [fifo-seconds]
 # SLUICE_JAR_BASE adds a third pooler, sluice-base (that jar), to every round, and a /base row of
 # Sluice over it, to compare two builds under the same noise. BASE_INI adds lines to sluice-base's
-# [pgbouncer] section only: with SLUICE_JAR_BASE set to this build's jar, it compares a setting with
-# the default.
+# [pgbouncer] section only, and BASE_JAVA_OPTS runs it with those JVM options instead of the
+# launcher's: with SLUICE_JAR_BASE set to this build's jar, either compares a setting with the
+# default.
 # A smoke run: ROUNDS=1 AUTHS=trust bench/pressure-compare.sh 2
 secs=${1:-15}
 rounds=${ROUNDS:-3}
@@ -67,7 +68,7 @@ stages=${STAGES:-same-host remote synthetic}
 auths=${AUTHS:-trust scram-sha-256 tls}
 base_jar=${SLUICE_JAR_BASE:-}
 [ -z "$base_jar" ] || [ -f "$base_jar" ] || { echo "SLUICE_JAR_BASE: no such jar: $base_jar" >&2; exit 2; }
-[ -z "${BASE_INI:-}" ] || [ -n "$base_jar" ] || { echo "BASE_INI is for sluice-base: set SLUICE_JAR_BASE too (this build's jar to compare a setting)" >&2; exit 2; }
+[ -z "${BASE_INI:-}${BASE_JAVA_OPTS:-}" ] || [ -n "$base_jar" ] || { echo "BASE_INI and BASE_JAVA_OPTS are for sluice-base: set SLUICE_JAR_BASE too (this build's jar to compare a setting)" >&2; exit 2; }
 kinds="pgbouncer sluice${base_jar:+ sluice-base}"
 delay_us=${DELAY_US:-500}
 login_ms=${LOGIN_MS:-3}
@@ -210,8 +211,9 @@ start_pooler() { # $1 kind, $2 auth -> sets port
   if [ "$1" = pgbouncer ]; then
     (run_pgbouncer -q "$work/$1.ini") & poolers+=($!)
   else
-    local j="$jar"; [ "$1" = sluice-base ] && j="$base_jar"
-    SLUICE_JAR="$j" "$here/server/src/main/dist/bin/sluice" -q "$work/$1.ini" & poolers+=($!)
+    local env=(SLUICE_JAR="$jar")
+    [ "$1" = sluice-base ] && env=(SLUICE_JAR="$base_jar") && [ -n "${BASE_JAVA_OPTS:-}" ] && env+=(JAVA_OPTS="$BASE_JAVA_OPTS")
+    env "${env[@]}" "$here/server/src/main/dist/bin/sluice" -q "$work/$1.ini" & poolers+=($!)
   fi
   wait_port "$port" || exit 1
   # Same warm-up for both poolers on pools other than the measured one, so that pool is cold

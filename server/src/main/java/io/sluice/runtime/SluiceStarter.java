@@ -12,9 +12,9 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * Starts Sluice from a pgbouncer.ini: loads the whole config first (a bad line names file and
- * line and nothing starts), configures logging, warms the login and relay paths up ({@link
- * Warmup}), binds, and hands the process shell its
- * {@link Lifecycle}.
+ * line and nothing starts), configures logging, lowers the JIT compiler's priority ({@link
+ * CompilerThreads}), warms the login and relay paths up ({@link Warmup}), binds, and hands the
+ * process shell its {@link Lifecycle}.
  */
 public final class SluiceStarter implements ServerStarter {
     @Override
@@ -49,6 +49,7 @@ public final class SluiceStarter implements ServerStarter {
         log.applyConfigVerbose((int) snapshot.settings().integer("verbose"));
         fileErrors.forEach(log::error);
         snapshot.warnings().forEach(log::warning);
+        CompilerThreads.lowerPriority(log);
         warmUp(log);
         FdLimits.line(snapshot, ServerAdminContext.userNames(snapshot).size()).ifPresent(log::info);
         SluiceServer server = new SluiceServer(snapshot);

@@ -12,9 +12,9 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * Starts Sluice from a pgbouncer.ini: loads the whole config first (a bad line names file and
- * line and nothing starts), configures logging, lowers the JIT compiler's priority ({@link
- * CompilerThreads}), warms the login and relay paths up ({@link Warmup}), binds, and hands the
- * process shell its {@link Lifecycle}.
+ * line and nothing starts), configures logging, lowers the JIT compiler's priority when asked
+ * ({@link CompilerThreads}), warms the login and relay paths up ({@link Warmup}), binds, and hands
+ * the process shell its {@link Lifecycle}.
  */
 public final class SluiceStarter implements ServerStarter {
     @Override

@@ -2,6 +2,7 @@ package io.sluice.it;
 
 import io.sluice.testkit.Await;
 import io.sluice.testkit.SluiceProcess;
+import io.sluice.testkit.ThreadNice;
 import org.junit.jupiter.api.Test;
 
 import java.io.IOException;
@@ -57,7 +58,7 @@ class CompilerNiceIT {
                 int nice;
                 try {
                     name = Files.readString(task.resolve("comm")).strip();
-                    nice = nice(task.resolve("stat"));
+                    nice = ThreadNice.of(task.resolve("stat"));
                 } catch (NoSuchFileException ended) {
                     continue; // a thread that ended while we looked (the renice's own, for one)
                 }
@@ -71,15 +72,10 @@ class CompilerNiceIT {
     /** This test's own nice value: what Sluice's threads inherit. */
     private static int ownNice() {
         try {
-            return nice(Path.of("/proc/self/stat"));
+            return ThreadNice.of(Path.of("/proc/self/stat"));
         } catch (IOException e) {
             throw new IllegalStateException(e);
         }
     }
 
-    /** Field 19 of a stat file, counted after the parenthesised name (which may hold spaces). */
-    private static int nice(Path stat) throws IOException {
-        String s = Files.readString(stat);
-        return Integer.parseInt(s.substring(s.lastIndexOf(')') + 2).split(" ")[16]);
-    }
 }

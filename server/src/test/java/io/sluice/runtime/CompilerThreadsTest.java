@@ -2,6 +2,7 @@ package io.sluice.runtime;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.sluice.testkit.ThreadNice;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -70,9 +71,7 @@ class CompilerThreadsTest {
         return Long.parseLong(Path.of("/proc/thread-self").toRealPath().getFileName().toString());
     }
 
-    /** Field 19 of /proc/PID/task/TID/stat, counted after the parenthesised name (which may hold spaces). */
     private static int nice(Path tasks, String id) throws IOException {
-        String stat = Files.readString(tasks.resolve(id).resolve("stat"));
-        return Integer.parseInt(stat.substring(stat.lastIndexOf(')') + 2).split(" ")[16]);
+        return ThreadNice.of(tasks.resolve(id).resolve("stat"));
     }
 }

@@ -319,21 +319,23 @@ rate = len(socks) / (time.perf_counter() - t0)
 for c in socks: c.sendall(b'X\x00\x00\x00\x04'); c.close()
 print(f"{rate:.1f}" if len(socks) == n else 0)
 PY
-floor_ms() { # -> "floor_ms rate_with_two rate_with_one"
+floor_ms() { # -> "floor_ms rate_with_two rate_with_one floor_ms_at_the_rate_with_one"
   local rate rate1
   rate1=$(python3 "$work/rate.py" "$db_host" "$db_port" 1 2>/dev/null || echo 0)
   rate=$(python3 "$work/rate.py" "$db_host" "$db_port" 2 2>/dev/null || echo 0)
   python3 - "${rate:-0}" "${rate1:-0}" <<'PY'
 import sys
 rate, rate1 = float(sys.argv[1]), float(sys.argv[2])
+def herd_ms(rate):
+    step = 1000 / rate
+    free = [0.0] + [step * k for k in range(1, 40)]  # one backend exists from the first login
+    done = 0.0  # when the last query ends: backends that never get a query do not count
+    for _ in range(200):
+        i = min(range(40), key=lambda j: free[j]); free[i] += 10; done = max(done, free[i])
+    return f"{done:.0f}"
 if rate <= 0:
-    print("n/a ? ?"); sys.exit()
-step = 1000 / rate
-free = [0.0] + [step * k for k in range(1, 40)]  # one backend exists from the first login
-done = 0.0  # when the last query ends: backends that never get a query do not count
-for _ in range(200):
-    i = min(range(40), key=lambda j: free[j]); free[i] += 10; done = max(done, free[i])
-print(f"{done:.0f} {rate:.0f} {rate1:.0f}")
+    print("n/a ? ? n/a"); sys.exit()
+print(herd_ms(rate), f"{rate:.0f} {rate1:.0f}", herd_ms(rate1) if rate1 > 0 else "n/a")
 PY
 }
 
@@ -344,11 +346,12 @@ for st in $stages; do
   [ "$st" = remote ] && start_remote
   [ "$st" = synthetic ] && start_synthetic
   use_stage "$st"
-  read -r floor rate rate1 < <(floor_ms)
+  read -r floor rate rate1 floor1 < <(floor_ms)
   echo "stage $stage: PostgreSQL accepts ${rate:-?} new connections/s from here with two logins in flight" \
        "(${rate1:-?}/s with one); no pooler can answer a herd of 200 x 10 ms on a cold pool of 40 in less" \
-       "than ~${floor:-?} ms"
+       "than ~${floor:-?} ms (~${floor1:-?} ms at the rate with one)"
   record "$stage - floor herd_ms ${floor:-n/a}"
+  record "$stage - floor1 herd_ms ${floor1:-n/a}"
   for round in $(seq 1 "$rounds"); do
     for auth in $auths; do
       [ "$stage" = synthetic ] && [ "$auth" != trust ] && continue
@@ -406,7 +409,8 @@ def sp(s, a, c):  # Sluice over PgBouncer
 def herd_ratios(s, a):
     floor = med.get((s, "-", "floor", "herd_ms"))
     return (f"cold sluice/pgbouncer {sp(s, a, 'cold_ms')}, sluice/floor {r(med.get((s, a, 'sluice', 'cold_ms')), floor)}, "
-            f"pgbouncer/floor {r(med.get((s, a, 'pgbouncer', 'cold_ms')), floor)} (floor {floor} ms); "
+            f"pgbouncer/floor {r(med.get((s, a, 'pgbouncer', 'cold_ms')), floor)} (floor {floor} ms; "
+            f"the floor at two in flight over the floor at one {r(floor, med.get((s, '-', 'floor1', 'herd_ms')))}); "
             f"backends sluice/pgbouncer {sp(s, a, 'cold_created')}; warm sluice/pgbouncer {sp(s, a, 'warm_ms')}")
 fifo = [("fifo_tps", "tps"), ("fifo_p50", "p50 ms"), ("fifo_p99", "p99 ms"), ("fifo_p999", "p99.9 ms"),
         ("fifo_ratio", "p99/p50"), ("fifo_local", "local_p99")]

@@ -292,7 +292,8 @@ PY
 # do: a new connection per transaction would count each backend's exit too, which halved the
 # rate here), and what that means for a herd on a cold pool: with backends arriving at the rate
 # with two in flight, each running 10 ms queries back to back, when are 200 done? Prints the floor
-# in ms and both rates.
+# in ms, both rates, and the floor at the rate with one: their ratio is the most a second connect
+# in flight can win here (docs/pressure.md, "How much a second connect in flight can win").
 cat > "$work/rate.py" <<'PY'
 import socket, struct, sys, threading, time
 host, port, par, n = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), 40

@@ -9,7 +9,7 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The JVM options the launcher starts Sluice with: its own when JAVA_OPTS is unset, the
- * operator's alone when it is set (even to empty). Read back from the JVM itself
+ * operator's alone when it is set. Read back from the JVM itself
  * ({@code -XX:+PrintFlagsFinal} through JAVA_TOOL_OPTIONS, which the launcher leaves alone).
  */
 class LauncherJvmOptionsIT {

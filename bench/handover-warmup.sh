@@ -33,7 +33,7 @@ is_root && chown postgres: "$work"/*.ini "$work/userlist.txt"
 # as the package runs it: a class-data archive, written by one unmeasured start first
 mkdir -p "$work/cds"; is_root && chown postgres: "$work/cds"
 export SLUICE_CDS_DIR=$work/cds
-defaults="-Xms16m -Xmx256m -XX:+UseSerialGC -XX:MaxDirectMemorySize=256m -Xss512k -XX:ReservedCodeCacheSize=64m -XX:PerMethodTrapLimit=0"
+defaults=$launcher_java_opts
 
 # one VARIANT(off|on) ROUND -> appends "variant phase p50 p99 max n" lines to $work/results
 one() {

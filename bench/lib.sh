@@ -8,6 +8,10 @@ jar="${SLUICE_JAR:-$here/server/target/sluice.jar}"
 pgbouncer=$(command -v pgbouncer || echo /usr/sbin/pgbouncer)
 [ -x "$pgbouncer" ] || { echo "pgbouncer not installed (apt-get install -y pgbouncer)" >&2; exit 2; }
 pgbin=$(ls -d /usr/lib/postgresql/*/bin | sort -V | tail -1)
+# the JVM options Sluice's launcher uses when JAVA_OPTS is unset, read from the launcher, for a
+# bench that sets JAVA_OPTS itself or runs another JVM beside Sluice on the same footing
+launcher_java_opts=$(sed -n 's/^JAVA_OPTS=\${JAVA_OPTS-"\(.*\)"}$/\1/p' "$here/server/src/main/dist/bin/sluice")
+[ -n "$launcher_java_opts" ] || { echo "cannot read the default JAVA_OPTS from server/src/main/dist/bin/sluice" >&2; exit 2; }
 
 work=$(mktemp -d "/tmp/sluice-$(basename "$0" .sh).XXXXXX"); chmod 755 "$work"
 is_root() { [ "$(id -u)" = 0 ]; }

@@ -92,7 +92,8 @@ SLUICE_JAR="$jar" "$here/server/src/main/dist/bin/sluice" -q "$work/sluice.ini" 
 # the floor gets the JVM options Sluice's launcher uses, and a session of its own as both poolers
 # have (the scheduler shares the CPU between sessions, not processes)
 if [ -n "${FLOOR:-}" ]; then
-  setsid java -Xms16m -Xmx256m -XX:+UseSerialGC -XX:MaxDirectMemorySize=256m -Xss512k -XX:PerMethodTrapLimit=0 \
+  # shellcheck disable=SC2086 # a list of options
+  setsid java $launcher_java_opts \
     -cp "$jar" "$here/bench/NettyFloor.java" "$floor_port" "$pg_port" & pids+=($!)
 fi
 if [ -n "$base_jar" ]; then

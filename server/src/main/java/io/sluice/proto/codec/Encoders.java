@@ -16,7 +16,11 @@ public final class Encoders {
 
     // ---- to clients -------------------------------------------------------------------
 
-    /** ErrorResponse, or NoticeResponse when severity is NOTICE/WARNING/INFO. */
+    /**
+     * ErrorResponse, or NoticeResponse when severity is NOTICE/WARNING/INFO. Fields S, C, M (and
+     * D when there is a detail), as PgBouncer writes its own errors and notices: no V (the
+     * untranslated severity PostgreSQL adds), which clients read only when present.
+     */
     public static ByteBuf error(ByteBufAllocator alloc, PgError e) {
         boolean notice = switch (e.severity()) {
             case "NOTICE", "WARNING", "INFO", "LOG", "DEBUG" -> true;
@@ -25,7 +29,6 @@ public final class Encoders {
         ByteBuf buf = Wire.buffer(alloc);
         int at = Wire.begin(buf, notice ? 'N' : 'E');
         field(buf, 'S', e.severity());
-        field(buf, 'V', e.severity());
         field(buf, 'C', e.sqlState());
         field(buf, 'M', e.message());
         if (e.detail() != null) {

@@ -23,7 +23,7 @@ echo '"postgres" ""' > "$work/userlist.txt"
 MAX_CLIENT_CONN=$((hold + 100)) start_poolers
 
 cat > "$work/logins.py" <<'PY'
-# PORT LOGINS WARMUP HOLD -> "p50 p90 p99 max" in microseconds
+# PORT LOGINS WARMUP HOLD -> "p50 p90 p99 max" of the logins, then of their first queries, in microseconds
 import socket, struct, sys, time
 port, n, warm, hold = (int(a) for a in sys.argv[1:5])
 body = struct.pack("!i", 196608) + b"user\0postgres\0database\0postgres\0\0"

@@ -61,11 +61,17 @@ listening_pid() { ss -Hltnp "sport = :$1" | sed -n 's/.*pid=\([0-9]*\).*/\1/p' |
 # cpu_ticks PID: the clock ticks (getconf CLK_TCK a second) of user + system time PID has used
 cpu_ticks() { awk '{print $14 + $15}' "/proc/$1/stat"; }
 
-# start_pooler pgbouncer|sluice INI PORT: starts that pooler on INI, waits until it listens on PORT
-# and sets pooler_pid to the listening process
+# start_pooler pgbouncer|sluice|sluice-base INI PORT: starts that pooler on INI, waits until it
+# listens on PORT and sets pooler_pid to the listening process. sluice-base runs SLUICE_JAR_BASE
+# (this build's jar when unset) with BASE_JAVA_OPTS as its JAVA_OPTS when set: a second Sluice, to
+# compare two builds or a setting under the same noise
 start_pooler() {
   if [ "$1" = pgbouncer ]; then
     (run_pgbouncer -q "$2") & pids+=($!)
+  elif [ "$1" = sluice-base ]; then
+    local base_env=(SLUICE_JAR="${SLUICE_JAR_BASE:-$jar}")
+    [ -z "${BASE_JAVA_OPTS:-}" ] || base_env+=(JAVA_OPTS="$BASE_JAVA_OPTS")
+    env "${base_env[@]}" "$here/server/src/main/dist/bin/sluice" -q "$2" & pids+=($!)
   else
     SLUICE_JAR="$jar" "$here/server/src/main/dist/bin/sluice" -q "$2" & pids+=($!)
   fi
@@ -73,13 +79,19 @@ start_pooler() {
   pooler_pid=$(listening_pid "$3")
 }
 
-# start_poolers: PgBouncer and Sluice side by side, each on a free port with pgbench_ini's config
-# (in $work/<pooler>.ini); sets the associative arrays port[pooler] and pid[pooler] (the listening
-# process)
+# start_poolers: PgBouncer and Sluice side by side, and sluice-base when SLUICE_JAR_BASE or
+# BASE_JAVA_OPTS is set, each on a free port with pgbench_ini's config (in $work/<pooler>.ini);
+# sets the array poolers (their names) and the associative arrays port[pooler] and pid[pooler]
+# (the listening process)
 start_poolers() {
   declare -gA port pid
+  poolers=(pgbouncer sluice)
+  [ -z "${SLUICE_JAR_BASE:-}${BASE_JAVA_OPTS:-}" ] || poolers+=(sluice-base)
+  if [ -n "${SLUICE_JAR_BASE:-}" ] && [ ! -f "$SLUICE_JAR_BASE" ]; then
+    echo "SLUICE_JAR_BASE: no such jar: $SLUICE_JAR_BASE" >&2; return 2
+  fi
   local pooler
-  for pooler in pgbouncer sluice; do
+  for pooler in "${poolers[@]}"; do
     port[$pooler]=$(free_port)
     pgbench_ini "${port[$pooler]}" > "$work/$pooler.ini"
     is_root && chown postgres: "$work"/*.ini "$work/userlist.txt"

@@ -15,6 +15,7 @@ import io.sluice.proto.ProtocolException;
 import io.sluice.proto.TransactionStatus;
 import io.sluice.proto.codec.BackendDecoding;
 import io.sluice.proto.codec.Encoders;
+import io.sluice.util.SharedStrings;
 import io.sluice.util.SocketIds;
 
 import java.util.HashMap;
@@ -373,10 +374,10 @@ public final class ServerConnection extends ChannelInboundHandlerAdapter impleme
         }
     }
 
-    /** Interned: a client's parameters are compared with these on every server switch, and
-     *  equal interned strings compare by reference. */
+    /** Shared instances: a client's parameters are compared with these on every server switch,
+     *  and equal shared strings compare by reference. */
     private void remember(BackendMessage.ParameterStatus p) {
-        params.put(p.name().intern(), p.value().intern());
+        params.put(SharedStrings.of(p.name()), SharedStrings.of(p.value()));
     }
 
     private void loginFrame(Frame frame) {

@@ -3,6 +3,7 @@ package io.sluice.session;
 import io.sluice.proto.BackendMessage;
 import io.sluice.proto.Frame;
 import io.sluice.proto.codec.BackendDecoding;
+import io.sluice.util.SharedStrings;
 
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -45,7 +46,7 @@ final class ClientParams {
     /** A value from the startup packet: PostgreSQL has not seen it yet and may refuse it. */
     void set(String name, String value) {
         String key = canonical(name);
-        values.put(key, value.intern());
+        values.put(key, SharedStrings.of(value));
         untried.add(key);
     }
 
@@ -62,7 +63,7 @@ final class ClientParams {
     void serverReported(Frame frame) {
         if (BackendDecoding.decode(frame) instanceof BackendMessage.ParameterStatus p && isTracked(p.name())) {
             String key = canonical(p.name());
-            values.put(key, p.value().intern());
+            values.put(key, SharedStrings.of(p.value()));
             untried.remove(key);
         }
     }
@@ -88,9 +89,9 @@ final class ClientParams {
 
     /**
      * SET statements that make the server match this client, or null when it already does. Runs
-     * on every server switch; values on both sides are interned (here when set, by the server
-     * connection when reported; the welcome values are a server's), so equal ones compare by
-     * reference.
+     * on every server switch; values on both sides are {@link SharedStrings} (here when set, by
+     * the server connection when reported; the welcome values are a server's), so equal ones
+     * compare by reference.
      */
     String syncQuery(Map<String, String> server) {
         StringBuilder sql = null;
@@ -110,7 +111,7 @@ final class ClientParams {
 
     /**
      * As PgBouncer: a value the server never reported cannot be compared, and case differences
-     * are no difference; an empty value is set like any other. Equal (interned) values, the rule
+     * are no difference; an empty value is set like any other. Equal (shared) values, the rule
      * on every server switch, end at equalsIgnoreCase's first check, a reference compare.
      */
     private static boolean needsSet(String have, String want) {

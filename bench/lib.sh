@@ -79,14 +79,14 @@ start_pooler() {
   pooler_pid=$(listening_pid "$3")
 }
 
-# start_poolers: PgBouncer and Sluice side by side, and sluice-base when SLUICE_JAR_BASE or
-# BASE_JAVA_OPTS is set, each on a free port with pgbench_ini's config (in $work/<pooler>.ini);
-# sets the array poolers (their names) and the associative arrays port[pooler] and pid[pooler]
-# (the listening process)
+# start_poolers [base]: PgBouncer and Sluice side by side, and with "base" sluice-base too when
+# SLUICE_JAR_BASE or BASE_JAVA_OPTS is set, each on a free port with pgbench_ini's config (in
+# $work/<pooler>.ini); sets the array poolers (their names) and the associative arrays
+# port[pooler] and pid[pooler] (the listening process)
 start_poolers() {
   declare -gA port pid
   poolers=(pgbouncer sluice)
-  [ -z "${SLUICE_JAR_BASE:-}${BASE_JAVA_OPTS:-}" ] || poolers+=(sluice-base)
+  [ "${1:-}" != base ] || [ -z "${SLUICE_JAR_BASE:-}${BASE_JAVA_OPTS:-}" ] || poolers+=(sluice-base)
   if [ -n "${SLUICE_JAR_BASE:-}" ] && [ ! -f "$SLUICE_JAR_BASE" ]; then
     echo "SLUICE_JAR_BASE: no such jar: $SLUICE_JAR_BASE" >&2; return 2
   fi

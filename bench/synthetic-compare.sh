@@ -21,7 +21,7 @@ java "$here/bench/SyntheticBackend.java" "$pg_port" > "$work/backend.log" 2>&1 &
 wait_port "$pg_port"
 echo '"postgres" ""' > "$work/userlist.txt"
 printf '\\set aid random(1, 100000)\nSELECT abalance FROM pgbench_accounts WHERE aid = :aid;\n' > "$work/select.sql"
-start_poolers
+start_poolers base
 run() { # pooler clients mode seconds -> "tps xacts"
   "$pgbin/pgbench" -n -f "$work/select.sql" -M "$3" -c "$2" -j 2 -T "$4" -h 127.0.0.1 -p "${port[$1]}" \
     -U postgres postgres 2>&1 | awk '/^number of transactions actually processed/ {x=$NF} /^tps/ {t=$3} END {print t, x}'

@@ -374,8 +374,7 @@ public final class ServerConnection extends ChannelInboundHandlerAdapter impleme
         }
     }
 
-    /** Shared instances: a client's parameters are compared with these on every server switch,
-     *  and equal shared strings compare by reference. */
+    /** Shared strings: each server switch compares a client's values with these (by reference first). */
     private void remember(BackendMessage.ParameterStatus p) {
         params.put(SharedStrings.of(p.name()), SharedStrings.of(p.value()));
     }

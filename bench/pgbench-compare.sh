@@ -29,11 +29,16 @@
 # userlist copied from pg_authid does. CLIENT_AUTH=plain-secret keeps that password in plain text
 # there instead, so each pooler derives the SCRAM keys from it. Logins to PostgreSQL stay trust.
 #
+# RATE=n holds each measured run to n transactions a second in all (pgbench -R; the warm-up runs at
+# full speed): TPS is then the rate, and CPU per transaction and latency are what compare. With
+# CONNECT=1 it shows what a login costs when logins come slowly and the pooler idles between a
+# login's messages.
+#
 # SERVER_TLS=1 turns TLS on in PostgreSQL (an RSA-2048 certificate made here with openssl) and sets
 # server_tls_sslmode = require for every pooler, so each pooler encrypts what it relays to the
 # server and decrypts the answers, as with a database in the cloud. The clients stay on plain TCP.
 #
-#   [ROUNDS=3] [WARMUP=5] [MODE=simple] [CONNECT=1] [CLIENT_AUTH=scram-sha-256|plain-secret] [SERVER_TLS=1] [FLOOR=1] [SLUICE_JAR_BASE=old.jar] [BASE_JAVA_OPTS=...] bench/pgbench-compare.sh [seconds-per-run] [client counts...]
+#   [ROUNDS=3] [WARMUP=5] [MODE=simple] [CONNECT=1] [RATE=n] [CLIENT_AUTH=scram-sha-256|plain-secret] [SERVER_TLS=1] [FLOOR=1] [SLUICE_JAR_BASE=old.jar] [BASE_JAVA_OPTS=...] bench/pgbench-compare.sh [seconds-per-run] [client counts...]
 #   e.g. bench/pgbench-compare.sh 15 1 50 200
 #        SLUICE_JAR_BASE=/path/sluice-before.jar bench/pgbench-compare.sh 15 1 50 200
 #
@@ -46,8 +51,10 @@ warmup=${WARMUP:-5}
 base_jar=${SLUICE_JAR_BASE:-}
 mode=${MODE:-extended}
 connect=(); [ -z "${CONNECT:-}" ] || connect=(-C)
+rate=(); [ -z "${RATE:-}" ] || rate=(-R "$RATE")
 . "$(dirname "$0")/lib.sh"
 [ "$rounds" -ge 1 ] 2>/dev/null || { echo "ROUNDS must be a positive number" >&2; exit 2; }
+[ -z "${RATE:-}" ] || [ "$RATE" -ge 1 ] 2>/dev/null || { echo "RATE must be a positive number" >&2; exit 2; }
 [ -z "$base_jar" ] || [ -f "$base_jar" ] || { echo "SLUICE_JAR_BASE: no such jar: $base_jar" >&2; exit 2; }
 [ -z "${BASE_JAVA_OPTS:-}" ] || [ -n "$base_jar" ] || base_jar=$jar
 pgbench_cluster
@@ -109,10 +116,11 @@ for p in "${ports[@]}"; do
 done
 tick_us=$(( 1000000 / $(getconf CLK_TCK) ))
 
-run() { # $1 port, $2 clients, $3 seconds, $4 pooler pid -> "tps lat_ms cpu_us_per_xact"
-  local out tps lat xacts before after threads=$(( $2 < 2 ? $2 : 2 ))
+run() { # $1 port, $2 clients, $3 seconds, $4 pooler pid [, warm: at full speed] -> "tps lat_ms cpu_us_per_xact"
+  local out tps lat xacts before after threads=$(( $2 < 2 ? $2 : 2 )) limit=("${rate[@]}")
+  [ "${5:-}" != warm ] || limit=()
   before=$(cpu_ticks "$4")
-  out=$("$pgbin/pgbench" -n -S -M "$mode" "${connect[@]}" -c "$2" -j "$threads" -T "$3" -h 127.0.0.1 -p "$1" -U postgres postgres 2>&1)
+  out=$("$pgbin/pgbench" -n -S -M "$mode" "${connect[@]}" "${limit[@]}" -c "$2" -j "$threads" -T "$3" -h 127.0.0.1 -p "$1" -U postgres postgres 2>&1)
   after=$(cpu_ticks "$4")
   tps=$(sed -n 's/^tps = \([0-9.]*\).*/\1/p' <<<"$out")
   lat=$(sed -n 's/^latency average = \([0-9.]*\) ms/\1/p' <<<"$out")
@@ -123,12 +131,12 @@ run() { # $1 port, $2 clients, $3 seconds, $4 pooler pid -> "tps lat_ms cpu_us_p
 
 if [ "$warmup" -gt 0 ]; then
   top=$(printf '%s\n' "${clients[@]}" | sort -n | tail -1)
-  for i in "${!names[@]}"; do run "${ports[$i]}" "$top" "$warmup" "${pooler_pids[$i]}" >/dev/null; done
+  for i in "${!names[@]}"; do run "${ports[$i]}" "$top" "$warmup" "${pooler_pids[$i]}" warm >/dev/null; done
 fi
 
 n=${#names[@]}
 results="$work/results"; : > "$results"
-echo "# pgbench -S -M $mode ${connect[*]}, client auth ${CLIENT_AUTH:-trust}, pool_mode ${POOL_MODE:-transaction}, ${server_tls:+server TLS, }${secs} s a run, $rounds rounds, order rotating: ${names[*]}"
+echo "# pgbench -S -M $mode ${connect[*]}${RATE:+ -R $RATE}, client auth ${CLIENT_AUTH:-trust}, pool_mode ${POOL_MODE:-transaction}, ${server_tls:+server TLS, }${secs} s a run, $rounds rounds, order rotating: ${names[*]}"
 for c in "${clients[@]}"; do
   for ((r = 0; r < rounds; r++)); do
     line="# clients $c round $((r + 1))/$rounds:"

@@ -94,26 +94,23 @@ if [ -n "${FLOOR:-}" ]; then
   names+=(netty-floor); ports+=("$floor_port")
 fi
 [ "$(id -u)" = 0 ] && chown postgres: "$work"/*.ini "$work/userlist.txt"
-(run_pgbouncer -q "$work/pgbouncer.ini") & pids+=($!)
-SLUICE_JAR="$jar" "$here/server/src/main/dist/bin/sluice" -q "$work/sluice.ini" & pids+=($!)
-# the floor gets the JVM options Sluice's launcher uses, and a session of its own as both poolers
-# have (the scheduler shares the CPU between sessions, not processes)
+# the process that listens on each port (the JVM for Sluice, not its launcher): its CPU time
+# per transaction is the pooler's cost, which the machine's noise disturbs less than TPS
+pooler_pids=()
+for i in "${!names[@]}"; do
+  [ "${names[$i]}" != netty-floor ] || continue
+  start_pooler "${names[$i]}" "$work/${names[$i]}.ini" "${ports[$i]}"   # lib.sh: sluice-base too
+  pooler_pids+=("$pooler_pid")
+done
+# the floor (last in names) gets the JVM options Sluice's launcher uses, and a session of its own
+# as both poolers have (the scheduler shares the CPU between sessions, not processes)
 if [ -n "${FLOOR:-}" ]; then
   # shellcheck disable=SC2086 # a list of options
   setsid java $launcher_java_opts \
     -cp "$jar" "$here/bench/NettyFloor.java" "$floor_port" "$pg_port" & pids+=($!)
+  wait_port "$floor_port"
+  pooler_pids+=("$(listening_pid "$floor_port")")
 fi
-if [ -n "$base_jar" ]; then
-  base_env=(SLUICE_JAR="$base_jar"); [ -z "${BASE_JAVA_OPTS:-}" ] || base_env+=(JAVA_OPTS="$BASE_JAVA_OPTS")
-  env "${base_env[@]}" "$here/server/src/main/dist/bin/sluice" -q "$work/sluice-base.ini" & pids+=($!)
-fi
-for p in "${ports[@]}"; do wait_port "$p"; done
-# the process that listens on each port (the JVM for Sluice, not its launcher): its CPU time
-# per transaction is the pooler's cost, which the machine's noise disturbs less than TPS
-pooler_pids=()
-for p in "${ports[@]}"; do
-  pooler_pids+=("$(listening_pid "$p")")
-done
 tick_us=$(( 1000000 / $(getconf CLK_TCK) ))
 
 run() { # $1 port, $2 clients, $3 seconds, $4 pooler pid [, warm: at full speed] -> "tps lat_ms cpu_us_per_xact"

@@ -6,9 +6,9 @@
 # One run is noise: for each client count the poolers take turns, ROUNDS times (the order
 # rotates each round, so none always runs first), and the summary gives per pooler the median
 # TPS, median average latency and median pooler CPU time per transaction (user + system of the
-# listening process over the run, divided by the transactions pgbench counted) of its runs,
-# then the ratios Sluice/PgBouncer and
-# Sluice/base (medians; > 1 means more TPS or more latency). Each pooler first gets one
+# listening process over the run, divided by the transactions pgbench counted) of its runs, and
+# of that CPU time the user part (the pooler's own code; the rest is the kernel's socket work),
+# then the ratios Sluice/PgBouncer and Sluice/base (medians; > 1 means more TPS or more latency). Each pooler first gets one
 # unmeasured warm-up run of WARMUP seconds, so a cold JVM is not what gets measured.
 #
 # MODE=simple runs pgbench's simple protocol instead of extended. FLOOR=1 adds bench/NettyFloor.java,
@@ -113,17 +113,17 @@ if [ -n "${FLOOR:-}" ]; then
 fi
 tick_us=$(( 1000000 / $(getconf CLK_TCK) ))
 
-run() { # $1 port, $2 clients, $3 seconds, $4 pooler pid [, warm: at full speed] -> "tps lat_ms cpu_us_per_xact"
-  local out tps lat xacts before after threads=$(( $2 < 2 ? $2 : 2 )) limit=("${rate[@]}")
+run() { # $1 port, $2 clients, $3 seconds, $4 pooler pid [, warm: at full speed] -> "tps lat_ms cpu_us_per_xact user_us_per_xact"
+  local out tps lat xacts before after user_before user_after threads=$(( $2 < 2 ? $2 : 2 )) limit=("${rate[@]}")
   [ "${5:-}" != warm ] || limit=()
-  before=$(cpu_ticks "$4")
+  before=$(cpu_ticks "$4"); user_before=$(user_ticks "$4")
   out=$("$pgbin/pgbench" -n -S -M "$mode" "${connect[@]}" "${limit[@]}" -c "$2" -j "$threads" -T "$3" -h 127.0.0.1 -p "$1" -U postgres postgres 2>&1)
-  after=$(cpu_ticks "$4")
+  after=$(cpu_ticks "$4"); user_after=$(user_ticks "$4")
   tps=$(sed -n 's/^tps = \([0-9.]*\).*/\1/p' <<<"$out")
   lat=$(sed -n 's/^latency average = \([0-9.]*\) ms/\1/p' <<<"$out")
   xacts=$(sed -n 's/^number of transactions actually processed: \([0-9]*\).*/\1/p' <<<"$out")
   [ -n "$tps" ] || echo "pgbench failed on port $1 with $2 clients: $(tail -3 <<<"$out")" >&2
-  echo "${tps:-0} ${lat:-0} $(python3 -c "print(f'{($after - $before) * $tick_us / max(${xacts:-0}, 1):.1f}')")"
+  python3 -c "n = max(${xacts:-0}, 1); print(f'${tps:-0} ${lat:-0} {($after - $before) * $tick_us / n:.1f} {($user_after - $user_before) * $tick_us / n:.1f}')"
 }
 
 if [ "$warmup" -gt 0 ]; then
@@ -139,9 +139,9 @@ for c in "${clients[@]}"; do
     line="# clients $c round $((r + 1))/$rounds:"
     for ((k = 0; k < n; k++)); do
       i=$(( (r + k) % n ))
-      read -r tps lat cpu < <(run "${ports[$i]}" "$c" "$secs" "${pooler_pids[$i]}")
-      echo "$c ${names[$i]} $tps $lat $cpu" >> "$results"
-      line+=$(printf ' %s %.1f tps %.3f ms %s us/xact;' "${names[$i]}" "$tps" "$lat" "$cpu")
+      read -r tps lat cpu user < <(run "${ports[$i]}" "$c" "$secs" "${pooler_pids[$i]}")
+      echo "$c ${names[$i]} $tps $lat $cpu $user" >> "$results"
+      line+=$(printf ' %s %.1f tps %.3f ms %s us/xact (user %s);' "${names[$i]}" "$tps" "$lat" "$cpu" "$user")
     done
     echo "$line"
   done
@@ -153,28 +153,28 @@ from statistics import median
 path, names = sys.argv[1], sys.argv[2:]
 runs = {}
 for line in open(path):
-    c, name, tps, lat, cpu = line.split()
-    runs.setdefault((int(c), name), []).append((float(tps), float(lat), float(cpu)))
+    c, name, *values = line.split()
+    runs.setdefault((int(c), name), []).append(tuple(float(x) for x in values))
 counts = sorted({c for c, _ in runs})
-med = {k: tuple(median(r[i] for r in v) for i in range(3)) for k, v in runs.items()}
+med = {k: tuple(median(r[i] for r in v) for i in range(4)) for k, v in runs.items()}
 def ratio(a, b):
     return f"{a / b:.3f}" if b else "n/a"
 print()
-print(f"{'clients':<8} {'pooler':<12} {'runs':>4} {'median_tps':>12} {'median_lat_ms':>14} {'cpu_us/xact':>12}   tps of each run")
+print(f"{'clients':<8} {'pooler':<12} {'runs':>4} {'median_tps':>12} {'median_lat_ms':>14} {'cpu_us/xact':>12} {'of_it_user':>11}   tps of each run")
 for c in counts:
     for n in names:
         v = runs[(c, n)]
-        t, l, u = med[(c, n)]
-        print(f"{c:<8} {n:<12} {len(v):>4} {t:>12.1f} {l:>14.3f} {u:>12.1f}   " + " ".join(f"{r[0]:.0f}" for r in v))
+        t, l, u, us = med[(c, n)]
+        print(f"{c:<8} {n:<12} {len(v):>4} {t:>12.1f} {l:>14.3f} {u:>12.1f} {us:>11.1f}   " + " ".join(f"{r[0]:.0f}" for r in v))
 pairs = [("sluice", "pgbouncer")] + ([("sluice", "sluice-base")] if "sluice-base" in names else [])
 if "netty-floor" in names:
     pairs += [("netty-floor", "pgbouncer"), ("sluice", "netty-floor")]
 print()
-print(f"{'clients':<8}" + "".join(f" {a + '/' + b + ' tps':>26} {'lat':>6} {'cpu':>6}" for a, b in pairs))
+print(f"{'clients':<8}" + "".join(f" {a + '/' + b + ' tps':>26} {'lat':>6} {'cpu':>6} {'user':>6}" for a, b in pairs))
 for c in counts:
     cells = ""
     for a, b in pairs:
-        (ta, la, ua), (tb, lb, ub) = med[(c, a)], med[(c, b)]
-        cells += f" {ratio(ta, tb):>26} {ratio(la, lb):>6} {ratio(ua, ub):>6}"
+        (ta, la, ua, sa), (tb, lb, ub, sb) = med[(c, a)], med[(c, b)]
+        cells += f" {ratio(ta, tb):>26} {ratio(la, lb):>6} {ratio(ua, ub):>6} {ratio(sa, sb):>6}"
     print(f"{c:<8}{cells}")
 PY

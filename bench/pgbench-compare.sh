@@ -16,7 +16,10 @@
 # least any pooler built on Netty can cost. Compare it with POOL_MODE=session POOL_SIZE=<clients>,
 # so that every pooler keeps one server connection per client as the floor does. Idle session
 # servers stay open between runs, so the poolers hold up to 3 x clients of the cluster's 300
-# connections: keep clients at 90 or fewer there.
+# connections: keep clients at 90 or fewer there. FLOOR=login adds bench/LoginFloor.java as the
+# floor instead: a Netty server that answers trust logins and every query itself, with no server
+# behind it, so that with CONNECT=1 its CPU per login is the least any pooler on Netty can spend
+# on one (its TPS is not comparable: no query reaches PostgreSQL).
 #
 # BASE_JAVA_OPTS=... runs the base Sluice (SLUICE_JAR_BASE, or this build's jar when that is unset)
 # with those JVM options instead of the launcher's, to compare a JVM or Netty setting side by side.
@@ -38,7 +41,7 @@
 # server_tls_sslmode = require for every pooler, so each pooler encrypts what it relays to the
 # server and decrypts the answers, as with a database in the cloud. The clients stay on plain TCP.
 #
-#   [ROUNDS=3] [WARMUP=5] [MODE=simple] [CONNECT=1] [RATE=n] [CLIENT_AUTH=scram-sha-256|plain-secret] [SERVER_TLS=1] [FLOOR=1] [SLUICE_JAR_BASE=old.jar] [BASE_JAVA_OPTS=...] bench/pgbench-compare.sh [seconds-per-run] [client counts...]
+#   [ROUNDS=3] [WARMUP=5] [MODE=simple] [CONNECT=1] [RATE=n] [CLIENT_AUTH=scram-sha-256|plain-secret] [SERVER_TLS=1] [FLOOR=1|login] [SLUICE_JAR_BASE=old.jar] [BASE_JAVA_OPTS=...] bench/pgbench-compare.sh [seconds-per-run] [client counts...]
 #   e.g. bench/pgbench-compare.sh 15 1 50 200
 #        SLUICE_JAR_BASE=/path/sluice-before.jar bench/pgbench-compare.sh 15 1 50 200
 #
@@ -106,8 +109,9 @@ done
 # as both poolers have (the scheduler shares the CPU between sessions, not processes)
 if [ -n "${FLOOR:-}" ]; then
   # shellcheck disable=SC2086 # a list of options
+  floor_main=NettyFloor; [ "$FLOOR" != login ] || floor_main=LoginFloor
   setsid java $launcher_java_opts \
-    -cp "$jar" "$here/bench/NettyFloor.java" "$floor_port" "$pg_port" & pids+=($!)
+    -cp "$jar" "$here/bench/$floor_main.java" "$floor_port" "$pg_port" & pids+=($!)
   wait_port "$floor_port"
   pooler_pids+=("$(listening_pid "$floor_port")")
 fi

@@ -16,7 +16,8 @@ import java.util.List;
  * The least a login can cost on Netty: a server that answers PostgreSQL logins and queries
  * itself, from memory, with no server connection behind it. Trust login (AuthenticationOk, the
  * ParameterStatus values libpq and pgbench read, BackendKeyData, ReadyForQuery); every query,
- * simple or extended, gets one row with the int4 value 1. pgbench -C through it costs what
+ * simple or extended, gets one row of three int4 columns (1, NULL, 0: also what pgbench's own
+ * start-up query on pgbench_accounts needs). pgbench -C through it costs what
  * Netty's accept, channel set-up, reads, writes and close cost per connection on the transport
  * and JVM options Sluice uses, and nothing of a pooler: no pool, no relay, no session state.
  * A pooler on Netty that logs a client in and relays its query cannot spend less per login.
@@ -118,7 +119,7 @@ public final class LoginFloor {
             }
         }
 
-        /** 1, NULL, 0: also the answer pgbench's start-up query on pgbench_accounts needs (a table, not partitioned). */
+        /** 1, NULL, 0: to pgbench's start-up query, a table of one row that is not partitioned. */
         private static void row(ByteBuf out) {
             message(out, 'D', 2 + 5 + 4 + 5).writeShort(COLUMNS).writeInt(1).writeByte('1').writeInt(-1).writeInt(1).writeByte('0');
         }

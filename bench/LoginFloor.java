@@ -84,7 +84,8 @@ public final class LoginFloor {
             for (String[] p : PARAMETERS) {
                 byte[] name = p[0].getBytes(StandardCharsets.US_ASCII);
                 byte[] value = p[1].getBytes(StandardCharsets.US_ASCII);
-                message(out, 'S', name.length + value.length + 2).writeBytes(name).writeByte(0).writeBytes(value).writeByte(0);
+                message(out, 'S', name.length + value.length + 2)
+                        .writeBytes(name).writeByte(0).writeBytes(value).writeByte(0);
             }
             message(out, 'K', 8).writeInt(1).writeInt(2);
             message(out, 'Z', 1).writeByte('I');
@@ -115,13 +116,16 @@ public final class LoginFloor {
         private static void rowDescription(ByteBuf out) {
             message(out, 'T', 2 + COLUMNS * (2 + 18)).writeShort(COLUMNS);
             for (int i = 0; i < COLUMNS; i++) {
-                out.writeByte('a' + i).writeByte(0).writeInt(0).writeShort(0).writeInt(23).writeShort(4).writeInt(-1).writeShort(0);
+                // name, table oid, column number, type oid (int4), type size, type modifier, text format
+                out.writeByte('a' + i).writeByte(0).writeInt(0).writeShort(0)
+                        .writeInt(23).writeShort(4).writeInt(-1).writeShort(0);
             }
         }
 
         /** 1, NULL, 0: to pgbench's start-up query, a table of one row that is not partitioned. */
         private static void row(ByteBuf out) {
-            message(out, 'D', 2 + 5 + 4 + 5).writeShort(COLUMNS).writeInt(1).writeByte('1').writeInt(-1).writeInt(1).writeByte('0');
+            message(out, 'D', 2 + 5 + 4 + 5).writeShort(COLUMNS)
+                    .writeInt(1).writeByte('1').writeInt(-1).writeInt(1).writeByte('0');
         }
 
         private static void tag(ByteBuf out) {

@@ -8,8 +8,9 @@
 # TPS, median average latency and median pooler CPU time per transaction (user + system of the
 # listening process over the run, divided by the transactions pgbench counted) of its runs, and
 # of that CPU time the user part (the pooler's own code; the rest is the kernel's socket work),
-# then the ratios Sluice/PgBouncer and Sluice/base (medians; > 1 means more TPS or more latency). Each pooler first gets one
-# unmeasured warm-up run of WARMUP seconds, so a cold JVM is not what gets measured.
+# then the ratios Sluice/PgBouncer and Sluice/base (medians; > 1 means more TPS or more
+# latency). Each pooler first gets one unmeasured warm-up run of WARMUP seconds, so a cold JVM
+# is not what gets measured.
 #
 # MODE=simple runs pgbench's simple protocol instead of extended. FLOOR=1 adds bench/NettyFloor.java,
 # a bare Netty relay with one server connection per client that reads no protocol message: the
@@ -108,8 +109,8 @@ done
 # the floor (last in names) gets the JVM options Sluice's launcher uses, and a session of its own
 # as both poolers have (the scheduler shares the CPU between sessions, not processes)
 if [ -n "${FLOOR:-}" ]; then
-  # shellcheck disable=SC2086 # a list of options
   floor_main=NettyFloor; [ "$FLOOR" != login ] || floor_main=LoginFloor
+  # shellcheck disable=SC2086 # a list of options
   setsid java $launcher_java_opts \
     -cp "$jar" "$here/bench/$floor_main.java" "$floor_port" "$pg_port" & pids+=($!)
   wait_port "$floor_port"

@@ -60,8 +60,9 @@ listening_pid() { ss -Hltnp "sport = :$1" | sed -n 's/.*pid=\([0-9]*\).*/\1/p' |
 
 # cpu_ticks PID: the clock ticks (getconf CLK_TCK a second) of user + system time PID has used
 cpu_ticks() { awk '{print $14 + $15}' "/proc/$1/stat"; }
-# user_ticks PID: the same, user time only (the pooler's own code; system time is the kernel's work)
-user_ticks() { awk '{print $14}' "/proc/$1/stat"; }
+# cpu_user_ticks PID: "total user", both from one read: cpu_ticks, then its user part alone (the
+# pooler's own code; system time is the kernel's work)
+cpu_user_ticks() { awk '{print $14 + $15, $14}' "/proc/$1/stat"; }
 
 # start_pooler pgbouncer|sluice|sluice-base INI PORT: starts that pooler on INI, waits until it
 # listens on PORT and sets pooler_pid to the listening process. sluice-base runs SLUICE_JAR_BASE

@@ -142,20 +142,38 @@ public final class StartupDecoder extends ByteToMessageDecoder {
             return new StartupPacket.Unsupported(len, code);
         }
         // as PgBouncer's decide_startup_pool: reading stops at the first string without its
-        // terminator, and the pairs read so far are the startup parameters
+        // terminator, and the pairs read so far are the startup parameters. The body is copied
+        // out once and its strings cut from the copy: one copy per packet, not one per string.
+        byte[] bytes = new byte[body.readableBytes()];
+        body.readBytes(bytes);
         Map<String, String> params = new LinkedHashMap<>();
-        while (body.isReadable()) {
-            String key = terminated(body) ? readCString(body) : "";
-            if (key.isEmpty() || !terminated(body)) {
+        int at = 0;
+        while (at < bytes.length) {
+            int keyEnd = nul(bytes, at);
+            if (keyEnd <= at) {
+                break; // no terminator, or the empty key that ends the list
+            }
+            int valueEnd = nul(bytes, keyEnd + 1);
+            if (valueEnd < 0) {
                 break;
             }
-            params.put(key, readCString(body));
+            params.put(utf8(bytes, at, keyEnd), utf8(bytes, keyEnd + 1, valueEnd));
+            at = valueEnd + 1;
         }
         return new StartupPacket.Startup(code, params);
     }
 
-    private static boolean terminated(ByteBuf buf) {
-        return buf.indexOf(buf.readerIndex(), buf.writerIndex(), (byte) 0) >= 0;
+    private static int nul(byte[] bytes, int from) {
+        for (int i = from; i < bytes.length; i++) {
+            if (bytes[i] == 0) {
+                return i;
+            }
+        }
+        return -1;
+    }
+
+    private static String utf8(byte[] bytes, int from, int to) {
+        return new String(bytes, from, to - from, StandardCharsets.UTF_8);
     }
 
     static String readCString(ByteBuf buf) {

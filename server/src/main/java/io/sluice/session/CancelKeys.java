@@ -1,5 +1,6 @@
 package io.sluice.session;
 
+import java.nio.ByteBuffer;
 import java.security.SecureRandom;
 import java.util.HashMap;
 import java.util.Map;
@@ -22,6 +23,8 @@ import java.util.Map;
 final class CancelKeys<T> {
     /** One generator for all keys; SecureRandom is thread-safe and seeds itself from the OS. */
     private static final SecureRandom RANDOM = new SecureRandom();
+    /** Keys drawn per call to the generator: one call per login cost more than the rest of the key's work. */
+    private static final int BATCH = 64;
     /**
      * With peering, the low two bits of the secret are the hops a forwarded cancel has left
      * (PgBouncer's CANCELLATION_TTL_MASK): issued as 3, one less at each forward.
@@ -36,6 +39,8 @@ final class CancelKeys<T> {
     }
 
     private final Map<Long, T> byKey = new HashMap<>();
+    /** Random bits drawn ahead, used once each, front to back; confined like the map. */
+    private final ByteBuffer drawn = ByteBuffer.allocate(BATCH * Long.BYTES).position(BATCH * Long.BYTES);
 
     /**
      * A fresh key for {@code owner}, live until {@link #release}. With {@code peerId} above 0
@@ -46,7 +51,7 @@ final class CancelKeys<T> {
     Key issue(T owner, int peerId) {
         Key k;
         do {
-            long bits = RANDOM.nextLong();
+            long bits = nextRandom();
             int pid = (int) (bits >>> 32) & 0x7fffffff;
             int secret = (int) bits;
             if (peerId > 0) {
@@ -57,6 +62,14 @@ final class CancelKeys<T> {
         } while (k.pid() == 0 || byKey.containsKey(k.whole()));
         byKey.put(k.whole(), owner);
         return k;
+    }
+
+    private long nextRandom() {
+        if (!drawn.hasRemaining()) {
+            RANDOM.nextBytes(drawn.array());
+            drawn.clear();
+        }
+        return drawn.getLong();
     }
 
     /** The peer id a key names (0 when it was issued without peering, or by chance). */

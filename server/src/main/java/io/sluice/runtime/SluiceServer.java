@@ -162,7 +162,8 @@ public final class SluiceServer implements SessionContext {
     private void accepted(Channel ch, boolean unix) {
         open.add(ch);
         ch.pipeline().addLast("departure", departures);
-        if (!unix) {
+        // with client TLS off the detector would only step aside on the first byte: not added
+        if (!unix && tls.client().enabled()) {
             ch.pipeline().addLast("tls-direct", tls.directTlsDetector());
         }
         ch.pipeline().addLast("startup", new StartupDecoder(loginPacketLimit, sessionSettings.maxPacketSize()));

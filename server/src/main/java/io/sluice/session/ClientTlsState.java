@@ -57,7 +57,7 @@ final class ClientTlsState {
         ClientTls t = session.context().clientTls();
         if (!t.acceptsSslRequest(session.unixSocket())) {
             ClientDebug.line(session, Level.NOISE, () -> "P: nak");
-            ch.writeAndFlush(Encoders.refuseEncryption(ch.alloc()));
+            ch.writeAndFlush(Encoders.refuseEncryption());
             return;
         }
         ClientDebug.line(session, Level.NOISE, () -> "P: SSL ack");

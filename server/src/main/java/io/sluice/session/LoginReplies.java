@@ -41,7 +41,7 @@ final class LoginReplies {
         var ch = session.channel();
         if (!ClientTlsState.refusedUnencryptedData(session, ch.pipeline().get(StartupDecoder.class),
                 "GSSAPI encryption request")) {
-            ch.writeAndFlush(Encoders.refuseEncryption(ch.alloc()));
+            ch.writeAndFlush(Encoders.refuseEncryption());
         }
     }
 

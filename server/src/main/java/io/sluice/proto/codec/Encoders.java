@@ -2,6 +2,7 @@ package io.sluice.proto.codec;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
+import io.netty.buffer.Unpooled;
 import io.sluice.proto.PgError;
 import io.sluice.proto.StartupPacket;
 import io.sluice.proto.TransactionStatus;
@@ -194,9 +195,13 @@ public final class Encoders {
         return buf;
     }
 
-    /** The single byte that refuses SSLRequest / GSSENCRequest. */
-    public static ByteBuf refuseEncryption(ByteBufAllocator alloc) {
-        return alloc.buffer(1).writeByte('N');
+    /** 'N', shared: every plaintext login answers libpq's SSLRequest with it. */
+    private static final ByteBuf REFUSE_ENCRYPTION = Unpooled.unreleasableBuffer(
+            Unpooled.directBuffer(1).writeByte('N'));
+
+    /** The single byte that refuses SSLRequest / GSSENCRequest; a view of one shared buffer. */
+    public static ByteBuf refuseEncryption() {
+        return REFUSE_ENCRYPTION.duplicate();
     }
 
     /** 'S': the answer to an SSLRequest that starts a TLS handshake. */

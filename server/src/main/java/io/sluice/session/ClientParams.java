@@ -5,6 +5,7 @@ import io.sluice.proto.Frame;
 import io.sluice.proto.codec.BackendDecoding;
 import io.sluice.util.SharedStrings;
 
+import java.util.Collections;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.Locale;
@@ -28,6 +29,7 @@ final class ClientParams {
 
     private final Set<String> tracked;
     private final Map<String, String> values = new LinkedHashMap<>();
+    private final Map<String, String> ownView = Collections.unmodifiableMap(values);
     /** Names whose value came from the startup packet and no server has taken yet. */
     private final Set<String> untried = new HashSet<>();
 
@@ -36,11 +38,12 @@ final class ClientParams {
     }
 
     static String canonical(String name) {
-        return CANONICAL.getOrDefault(name.toLowerCase(Locale.ROOT), name);
+        String c = CANONICAL.get(name); // most names come in lower case: no lower-cased copy for them
+        return c != null ? c : CANONICAL.getOrDefault(name.toLowerCase(Locale.ROOT), name);
     }
 
     boolean isTracked(String name) {
-        return tracked.contains(name.toLowerCase(Locale.ROOT));
+        return tracked.contains(name) || tracked.contains(name.toLowerCase(Locale.ROOT));
     }
 
     /** A value from the startup packet: PostgreSQL has not seen it yet and may refuse it. */
@@ -135,17 +138,12 @@ final class ClientParams {
     }
 
     /**
-     * ParameterStatus values for the login greeting: the server's, with the client's own on top.
-     * Call {@link #fillUnset} with the same values first, so that the tracked values the client
-     * is greeted with become its own too: a client that never asked for a TimeZone still has
-     * one, and must get it back on a server where another client SET a different one.
+     * The client's own values, read-only, for the login greeting: the server's values with these
+     * on top. Call {@link #fillUnset} with the server's values first, so that the tracked values
+     * the client is greeted with become its own too: a client that never asked for a TimeZone
+     * still has one, and must get it back on a server where another client SET a different one.
      */
-    Map<String, String> greeting(Map<String, String> welcome) {
-        Map<String, String> out = new LinkedHashMap<>();
-        if (welcome != null) {
-            out.putAll(welcome);
-        }
-        out.putAll(values);
-        return out;
+    Map<String, String> own() {
+        return ownView;
     }
 }

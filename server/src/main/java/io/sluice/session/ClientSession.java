@@ -341,7 +341,7 @@ public final class ClientSession extends ChannelInboundHandlerAdapter {
         timers.cancelAll();
         this.params = p;
         cancelKey = ctx.clients().issueCancelKey(this, ctx.peerCancels().peerId());
-        Encoders.greet(channel, p.greeting(welcome), cancelKey.pid(), cancelKey.secret());
+        Encoders.greet(channel, welcome, p.own(), cancelKey.pid(), cancelKey.secret());
         ClientDebug.line(this, () -> "logged in");
         moveTo(to);
     }

@@ -313,12 +313,24 @@ public final class Encoders {
         return bodiless(alloc, 'X');
     }
 
-    /** The end of a login: AuthenticationOk, the ParameterStatus values, BackendKeyData, ReadyForQuery. */
-    public static void greet(io.netty.channel.Channel ch, java.util.Map<String, String> params, int pid, int key) {
+    /**
+     * The end of a login: AuthenticationOk, the ParameterStatus values, BackendKeyData,
+     * ReadyForQuery. The values are the server's ({@code server}, may be null) in their order,
+     * each replaced by the client's own where it has one, then the client's that the server has not.
+     */
+    public static void greet(io.netty.channel.Channel ch, java.util.Map<String, String> server,
+            java.util.Map<String, String> client, int pid, int key) {
         // one buffer, one write: a message per write made a login cost a writev of ~16 pieces
         ByteBuf buf = ch.alloc().buffer(512);
         writeAuthentication(buf, 0, new byte[0]);
-        params.forEach((k, v) -> writeParameterStatus(buf, k, v));
+        if (server != null) {
+            server.forEach((k, v) -> writeParameterStatus(buf, k, client.getOrDefault(k, v)));
+        }
+        client.forEach((k, v) -> {
+            if (server == null || !server.containsKey(k)) {
+                writeParameterStatus(buf, k, v);
+            }
+        });
         writeBackendKeyData(buf, pid, key);
         writeReadyForQuery(buf, TransactionStatus.IDLE);
         ch.writeAndFlush(buf);

@@ -7,9 +7,11 @@ import java.util.Optional;
 public enum PoolMode {
     SESSION, TRANSACTION, STATEMENT;
 
+    private final String configName = name().toLowerCase(Locale.ROOT);
+
     /** The lower-case config word. */
     public String configName() {
-        return name().toLowerCase(Locale.ROOT);
+        return configName;
     }
 
     /** Case-insensitive lookup like libusual's {@code cf_set_lookup}. */

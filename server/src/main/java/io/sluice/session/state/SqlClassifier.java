@@ -6,7 +6,6 @@ import io.sluice.session.state.SqlLexer.Token;
 
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 
 /**
  * Classifies each statement of a query text (a Query message, or the text of a Parse) into the
@@ -55,10 +54,10 @@ public final class SqlClassifier {
         if (i == start || i < n && !Character.isWhitespace(sql.charAt(i)) && sql.charAt(i) != '(') {
             return false;
         }
-        String verb = sql.substring(start, i).toLowerCase(Locale.ROOT);
+        int verbLength = i - start;
         boolean known = false;
         for (String v : PLAIN_VERBS) {
-            known |= v.equals(verb);
+            known |= v.length() == verbLength && sql.regionMatches(true, start, v, 0, verbLength);
         }
         if (!known) {
             return false;

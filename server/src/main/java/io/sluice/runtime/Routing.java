@@ -10,6 +10,7 @@ import io.sluice.config.PoolSizing;
 import io.sluice.config.ServerAddress;
 import io.sluice.config.Precedence;
 import io.sluice.config.UserEntry;
+import io.sluice.net.TcpTuning;
 import io.sluice.pool.PoolKey;
 import io.sluice.pool.PoolSettings;
 import io.sluice.proto.PgError;
@@ -39,6 +40,8 @@ public final class Routing {
     private final ConfigSnapshot config;
     /** What every route takes from [pgbouncer], read once per snapshot: a login only looks up its entries. */
     private final Route defaults;
+    /** The socket options of every accepted client and new server, read once per snapshot too. */
+    private final TcpTuning tcpTuning;
 
     public Routing(ConfigSnapshot config) {
         this.config = config;
@@ -49,10 +52,15 @@ public final class Routing {
                 s.nanos("client_idle_timeout"), s.nanos("transaction_timeout"),
                 s.intValue("max_db_client_connections"), s.intValue("max_user_client_connections"),
                 s.intValue("max_prepared_statements"), s.intValue("max_pinned_servers"));
+        this.tcpTuning = TcpTuning.from(s);
     }
 
     public ConfigSnapshot config() {
         return config;
+    }
+
+    public TcpTuning tcpTuning() {
+        return tcpTuning;
     }
 
     public RouteLookup route(String database, String user) {

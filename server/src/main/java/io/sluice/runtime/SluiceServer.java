@@ -156,7 +156,7 @@ public final class SluiceServer implements SessionContext {
 
     /** Keepalive and buffer settings as the current config has them (RELOAD applies to new sockets). */
     private TcpTuning tcpTuning() {
-        return TcpTuning.from(routing.config().settings());
+        return routing.tcpTuning();
     }
 
     private void accepted(Channel ch, boolean unix) {

@@ -1,0 +1,65 @@
+package io.sluice.proto.codec;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.channel.embedded.EmbeddedChannel;
+import io.sluice.proto.BackendMessage;
+import io.sluice.proto.Frame;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+import org.junit.jupiter.api.Test;
+
+/** The login greeting: the server's values in their order with the client's on top, then the client's own. */
+class GreetingEncodingTest {
+    @Test
+    void clientValuesReplaceTheServersInPlaceAndTheirOwnComeLast() {
+        Map<String, String> server = new LinkedHashMap<>();
+        server.put("server_version", "15.4");
+        server.put("application_name", "");
+        server.put("TimeZone", "UTC");
+        Map<String, String> client = new LinkedHashMap<>();
+        client.put("application_name", "pgbench");
+        client.put("TimeZone", "UTC");
+        client.put("search_path", "app");
+
+        List<BackendMessage> got = greet(server, client);
+
+        assertThat(got).containsExactly(
+                new BackendMessage.ParameterStatus("server_version", "15.4"),
+                new BackendMessage.ParameterStatus("application_name", "pgbench"),
+                new BackendMessage.ParameterStatus("TimeZone", "UTC"),
+                new BackendMessage.ParameterStatus("search_path", "app"),
+                new BackendMessage.BackendKeyData(42, -7));
+    }
+
+    @Test
+    void withoutServerValuesTheClientsAreAll() {
+        List<BackendMessage> got = greet(null, Map.of("client_encoding", "UTF8"));
+
+        assertThat(got).containsExactly(
+                new BackendMessage.ParameterStatus("client_encoding", "UTF8"),
+                new BackendMessage.BackendKeyData(42, -7));
+    }
+
+    /** The messages between AuthenticationOk and ReadyForQuery, which are checked to frame the rest. */
+    private static List<BackendMessage> greet(Map<String, String> server, Map<String, String> client) {
+        EmbeddedChannel out = new EmbeddedChannel();
+        Encoders.greet(out, server, client, 42, -7);
+        ByteBuf bytes = out.readOutbound();
+        EmbeddedChannel in = new EmbeddedChannel(new FrameDecoder(1 << 20, ""));
+        in.writeInbound(bytes);
+        List<BackendMessage> all = new ArrayList<>();
+        for (Frame f; (f = in.readInbound()) != null; ) {
+            all.add(BackendDecoding.decode(f));
+            f.release();
+        }
+        assertThat(all.get(0)).isInstanceOfSatisfying(BackendMessage.Authentication.class, a -> assertThat(a.code()).isZero());
+        assertThat(all.get(all.size() - 1)).isInstanceOf(BackendMessage.ReadyForQuery.class);
+        return all.subList(1, all.size() - 1);
+    }
+}

@@ -53,11 +53,6 @@ final class ClientParams {
         untried.add(key);
     }
 
-    /** The values the client set, by canonical name (the startup packet of a dedicated server). */
-    Map<String, String> values() {
-        return new LinkedHashMap<>(values);
-    }
-
     String applicationName() {
         return values.getOrDefault("application_name", "");
     }
@@ -138,10 +133,11 @@ final class ClientParams {
     }
 
     /**
-     * The client's own values, read-only, for the login greeting: the server's values with these
-     * on top. Call {@link #fillUnset} with the server's values first, so that the tracked values
-     * the client is greeted with become its own too: a client that never asked for a TimeZone
-     * still has one, and must get it back on a server where another client SET a different one.
+     * The client's own values by canonical name, read-only: the startup packet of a dedicated
+     * server, and the login greeting (the server's values with these on top). For the greeting,
+     * call {@link #fillUnset} with the server's values first, so that the tracked values the
+     * client is greeted with become its own too: a client that never asked for a TimeZone still
+     * has one, and must get it back on a server where another client SET a different one.
      */
     Map<String, String> own() {
         return ownView;

@@ -21,7 +21,7 @@ final class ReplicationStart {
     /** Calls {@code done} with true once the client is greeted, false when it was refused. */
     static void start(ClientSession session, Route route, Replication mode, ClientParams params, String options,
                       java.util.function.Consumer<Boolean> done) {
-        Map<String, String> startup = new LinkedHashMap<>(params.values());
+        Map<String, String> startup = new LinkedHashMap<>(params.own());
         startup.put("replication", mode.startupValue());
         if (options != null) {
             startup.put("options", options);

@@ -32,6 +32,10 @@
 # userlist.txt holds PostgreSQL's own SCRAM secret of the password pgbench sends, as a
 # userlist copied from pg_authid does. CLIENT_AUTH=plain-secret keeps that password in plain text
 # there instead, so each pooler derives the SCRAM keys from it. Logins to PostgreSQL stay trust.
+# SCRAM logins come about ten times slower than trust ones (libpq derives the key for each), so
+# Sluice's JIT takes about a minute to settle: at one client its compiler threads spent 1,451 µs
+# per login in the first 10 s, 294-326 µs in the next 20 s and 4 µs after 60 s. Give SCRAM runs
+# WARMUP=60 or more, or the CPU figures are the compiler's.
 #
 # RATE=n holds each measured run to n transactions a second in all (pgbench -R; the warm-up runs at
 # full speed): TPS is then the rate, and CPU per transaction and latency are what compare. With

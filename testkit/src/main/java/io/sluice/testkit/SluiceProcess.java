@@ -26,6 +26,7 @@ public final class SluiceProcess implements AutoCloseable {
     private final List<String> jvmArgs = new ArrayList<>();
     private final List<String> args = new ArrayList<>();
     private final List<String> launcher = new ArrayList<>();
+    private Path java = Path.of(System.getProperty("java.home"), "bin", "java");
     private final Map<String, String> env = new LinkedHashMap<>();
     private String ini = "[databases]\n[pgbouncer]\n";
     private String userlist;
@@ -66,6 +67,12 @@ public final class SluiceProcess implements AutoCloseable {
     /** A command the JVM is started through, e.g. {@code prlimit --nofile=200:200}. */
     public SluiceProcess launcher(String... command) {
         launcher.addAll(List.of(command));
+        return this;
+    }
+
+    /** The java binary to run (default: the one running the tests), e.g. a newer JDK's. */
+    public SluiceProcess java(Path binary) {
+        this.java = binary;
         return this;
     }
 
@@ -123,7 +130,7 @@ public final class SluiceProcess implements AutoCloseable {
         dir = TempDir.create("sluice-srv-");
         Path iniFile = IniOverrides.writeFixtureConfig(dir, ini, userlist, port);
         List<String> cmd = new ArrayList<>(launcher);
-        cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        cmd.add(java.toString());
         cmd.addAll(jvmArgs);
         cmd.addAll(List.of("-jar", jar.toString()));
         cmd.addAll(args);

@@ -87,10 +87,13 @@ public final class Listeners {
         try {
             for (String addr : listenAddrs) {
                 for (InetSocketAddress sa : resolve(addr, port)) {
-                    ServerBootstrap b = bootstrap(transport.serverSocketChannel(), backlog, ch -> {
-                        tuning.get().apply(ch);
-                        init.accept(ch, false);
-                    }).option(ChannelOption.SO_REUSEADDR, true);
+                    ListenerKeepalive keepalive = new ListenerKeepalive();
+                    boolean keepaliveAtBind = tuning.get().keepalive();
+                    ServerBootstrap b = bootstrap(transport.serverSocketChannel(), backlog,
+                            server -> keepalive.setBeforeBind(server, keepaliveAtBind), ch -> {
+                                tuning.get().apply(ch, keepalive.on());
+                                init.accept(ch, false);
+                            }).option(ChannelOption.SO_REUSEADDR, true);
                     if (reusePort) {
                         // so_reuseport: every process of the group binds the same port and the kernel
                         // spreads new connections over their listening sockets
@@ -145,7 +148,8 @@ public final class Listeners {
             // successor's. Our own file goes in closeAll, if it is still ours.
             Path bound = UnixSocketFile.bindName(unixPath);
             Files.deleteIfExists(bound);
-            unix = listen(bootstrap(transport.serverDomainSocketChannel(), backlog, ch -> init.accept(ch, true)),
+            unix = listen(bootstrap(transport.serverDomainSocketChannel(), backlog, server -> { },
+                            ch -> init.accept(ch, true)),
                     new DomainSocketAddress(bound.toString()), backlog);
             applyMode(bound, mode, group);
             unixFileKey = UnixSocketFile.fileKey(bound);
@@ -218,7 +222,9 @@ public final class Listeners {
         return listener;
     }
 
+    /** {@code beforeBind} gets the listening channel once it is registered, before it binds. */
     private ServerBootstrap bootstrap(Class<? extends io.netty.channel.ServerChannel> type, int backlog,
+                                      java.util.function.Consumer<Channel> beforeBind,
                                       java.util.function.Consumer<Channel> init) {
         return new ServerBootstrap().group(group, group).channel(type)
                 .option(ChannelOption.SO_BACKLOG, backlog)
@@ -227,7 +233,13 @@ public final class Listeners {
                 // quick connects overflow a 128-deep queue while the loop served the clients
                 .option(ChannelOption.RCVBUF_ALLOCATOR,
                         new ServerChannelRecvByteBufAllocator().maxMessagesPerRead(maxAccepts(backlog)))
-                .handler(acceptFailures)
+                .handler(new ChannelInitializer<Channel>() {
+                    @Override
+                    protected void initChannel(Channel server) {
+                        server.pipeline().addLast(acceptFailures);
+                        beforeBind.accept(server);
+                    }
+                })
                 .childHandler(new ChannelInitializer<Channel>() {
                     @Override
                     protected void initChannel(Channel ch) {

@@ -30,19 +30,29 @@ public record TcpTuning(boolean keepalive, int keepIdle, int keepInterval, int k
                 s.intValue("tcp_keepcnt"), s.intValue("tcp_user_timeout"), s.intValue("tcp_socket_buffer"));
     }
 
-    /** Sets the options on a TCP channel before it connects (or as it is accepted); a unix socket is left alone. */
+    /** Sets the options on a TCP channel before it connects; a unix socket is left alone. */
     public void apply(Channel ch) {
+        apply(ch, false);
+    }
+
+    /**
+     * Sets the options on a TCP channel as it is accepted; {@code keepaliveInherited}: its
+     * listener had SO_KEEPALIVE on when the socket was accepted (see {@link ListenerKeepalive}),
+     * so the socket already has it.
+     */
+    void apply(Channel ch, boolean keepaliveInherited) {
         if (!(ch instanceof SocketChannel)) {
             return;
         }
         ChannelConfig c = ch.config();
-        // Netty's socket channels start with TCP_NODELAY on and sockets start without keepalive:
-        // setting either again is a system call per login for nothing
+        // Netty's socket channels start with TCP_NODELAY on, and a socket starts with its
+        // listener's keepalive (none for one we connect): setting either again is a system call
+        // per login for nothing
         if (!PlatformDependent.canEnableTcpNoDelayByDefault()) {
             c.setOption(ChannelOption.TCP_NODELAY, true);
         }
-        if (keepalive) {
-            c.setOption(ChannelOption.SO_KEEPALIVE, true);
+        if (keepalive != keepaliveInherited) {
+            c.setOption(ChannelOption.SO_KEEPALIVE, keepalive);
         }
         if (socketBuffer > 0) {
             c.setOption(ChannelOption.SO_SNDBUF, socketBuffer);

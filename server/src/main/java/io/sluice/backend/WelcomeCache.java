@@ -5,6 +5,7 @@ import io.sluice.pool.Lease;
 import io.sluice.pool.PoolKey;
 import io.sluice.pool.ServerHandle;
 import io.sluice.pool.Waiter;
+import io.sluice.proto.codec.ParameterStatuses;
 
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -22,14 +23,14 @@ import java.util.function.Function;
 public final class WelcomeCache {
     /** Receives the greeting parameters, or why they could not be learned. On the event loop. */
     public interface Callback {
-        void welcome(Map<String, String> params);
+        void welcome(ParameterStatuses params);
 
         void failed(CheckoutFailure failure);
     }
 
     private final BiConsumer<PoolKey, Waiter> checkout;
     private final Function<ServerHandle, Map<String, String>> paramsOf;
-    private final Map<PoolKey, Map<String, String>> known = new HashMap<>();
+    private final Map<PoolKey, ParameterStatuses> known = new HashMap<>();
     private final Map<PoolKey, List<Callback>> waiting = new HashMap<>();
 
     /** Learns through {@code checkout}, reading each {@link ServerConnection}'s parameters. */
@@ -52,7 +53,7 @@ public final class WelcomeCache {
 
     /** Answers at once when the pool's parameters are known; otherwise when one server has told them. */
     public void request(PoolKey key, Callback callback) {
-        Map<String, String> params = known.get(key);
+        ParameterStatuses params = known.get(key);
         if (params != null) {
             callback.welcome(params);
             return;
@@ -76,7 +77,7 @@ public final class WelcomeCache {
 
             @Override
             public void granted(Lease lease) {
-                Map<String, String> learned = Map.copyOf(paramsOf.apply(lease.server()));
+                ParameterStatuses learned = ParameterStatuses.of(Map.copyOf(paramsOf.apply(lease.server())));
                 lease.release();
                 known.put(key, learned);
                 waiting.remove(key).forEach(c -> c.welcome(learned));

@@ -16,11 +16,11 @@ import io.sluice.proto.PgError;
 import io.sluice.proto.StartupPacket;
 import io.sluice.proto.codec.FrameDecoder;
 import io.sluice.proto.codec.FrontendDecoding;
+import io.sluice.proto.codec.ParameterStatuses;
 import io.sluice.proto.codec.StartupDecoder;
 import io.sluice.stats.DatabaseStats;
 import io.sluice.tls.CertificateNames;
 
-import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -404,7 +404,7 @@ final class ClientLogin {
         session.context().clients().awaitsWelcome(session, route.poolKey(), welcomeAsked);
         session.context().welcome(route.poolKey(), new SessionContext.WelcomeCallback() {
             @Override
-            public void welcome(Map<String, String> params) {
+            public void welcome(ParameterStatuses params) {
                 if (step == Step.WELCOME && session.channel().isActive()) {
                     step = Step.DONE;
                     // PgBouncer counts a login's wait for its pool's first server in wait_time

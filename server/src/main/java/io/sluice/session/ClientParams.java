@@ -43,7 +43,11 @@ final class ClientParams {
     }
 
     boolean isTracked(String name) {
-        return tracked.contains(name) || tracked.contains(name.toLowerCase(Locale.ROOT));
+        if (tracked.contains(name)) {
+            return true;
+        }
+        String lower = name.toLowerCase(Locale.ROOT); // the same object when already in lower case
+        return lower != name && tracked.contains(lower);
     }
 
     /** A value from the startup packet: PostgreSQL has not seen it yet and may refuse it. */

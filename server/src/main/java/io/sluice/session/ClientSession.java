@@ -19,10 +19,10 @@ import io.sluice.proto.SqlState;
 import io.sluice.proto.StartupPacket;
 import io.sluice.proto.TransactionStatus;
 import io.sluice.proto.codec.Encoders;
+import io.sluice.proto.codec.ParameterStatuses;
 import io.sluice.util.SocketIds;
 import io.sluice.tls.TlsInfo;
 
-import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -313,8 +313,8 @@ public final class ClientSession extends ChannelInboundHandlerAdapter {
     }
 
     /** Login finished: greet the client and start serving; {@code r} is null for the console. */
-    void loggedIn(Route r, boolean isConsole, boolean admin, ClientParams p, Map<String, String> welcome) {
-        p.fillUnset(welcome);
+    void loggedIn(Route r, boolean isConsole, boolean admin, ClientParams p, ParameterStatuses welcome) {
+        p.fillUnset(welcome.params());
         if (isConsole) {
             console = new ConsoleSession(this, admin);
             poolKey = CONSOLE_POOL;
@@ -334,10 +334,10 @@ public final class ClientSession extends ChannelInboundHandlerAdapter {
         poolKey = r.poolKey();
         replicationRelay = new ReplicationRelay(this, server, p.applicationName());
         p.fillUnset(server.params());
-        greet(p, server.params(), State.ACTIVE);
+        greet(p, ParameterStatuses.of(server.params()), State.ACTIVE);
     }
 
-    private void greet(ClientParams p, Map<String, String> welcome, State to) {
+    private void greet(ClientParams p, ParameterStatuses welcome, State to) {
         timers.cancelAll();
         this.params = p;
         cancelKey = ctx.clients().issueCancelKey(this, ctx.peerCancels().peerId());

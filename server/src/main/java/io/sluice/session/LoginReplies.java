@@ -6,6 +6,7 @@ import io.sluice.log.Level;
 import io.sluice.proto.PgError;
 import io.sluice.proto.SqlState;
 import io.sluice.proto.codec.Encoders;
+import io.sluice.proto.codec.ParameterStatuses;
 import io.sluice.proto.codec.StartupDecoder;
 
 import java.util.List;
@@ -18,14 +19,14 @@ import java.util.Map;
  */
 final class LoginReplies {
     /** What the console greets with (PgBouncer's fake server parameters). */
-    static final Map<String, String> CONSOLE_WELCOME = Map.of(
+    static final ParameterStatuses CONSOLE_WELCOME = ParameterStatuses.of(Map.of(
             "server_version", "1.25.2/bouncer",
             "client_encoding", "UTF8",
             "server_encoding", "UTF8",
             "DateStyle", "ISO",
             "TimeZone", "GMT",
             "standard_conforming_strings", "on",
-            "is_superuser", "on");
+            "is_superuser", "on"));
 
     private final ClientSession session;
 

@@ -11,6 +11,7 @@ import io.sluice.pool.fakes.FakeConnector;
 import io.sluice.pool.fakes.Settings;
 import io.sluice.pool.fakes.VirtualScheduler;
 import io.sluice.pool.pressure.Pool;
+import io.sluice.proto.codec.ParameterStatuses;
 import io.sluice.util.Randomness;
 import java.util.ArrayList;
 import java.util.List;
@@ -41,8 +42,8 @@ class WelcomeCacheTest {
         CheckoutFailure failure;
 
         @Override
-        public void welcome(Map<String, String> p) {
-            params = p;
+        public void welcome(ParameterStatuses p) {
+            params = p.params();
         }
 
         @Override

@@ -325,7 +325,7 @@ class SessionHarness implements SessionContext, Cancels {
             heldWelcome = callback;
             return;
         }
-        callback.welcome(Map.of("server_version", "15.0"));
+        callback.welcome(io.sluice.proto.codec.ParameterStatuses.of(Map.of("server_version", "15.0")));
     }
 
     @Override

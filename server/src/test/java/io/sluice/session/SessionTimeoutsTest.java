@@ -177,7 +177,7 @@ class SessionTimeoutsTest {
         c.holdWelcome = true;
         var h = new SessionHarness(PoolMode.TRANSACTION, c);
         h.time.advance(S);
-        h.heldWelcome.welcome(java.util.Map.of("server_version", "15.0"));
+        h.heldWelcome.welcome(io.sluice.proto.codec.ParameterStatuses.of(java.util.Map.of("server_version", "15.0")));
         h.time.advance(10 * S);
         assertEquals(ClientSession.State.IDLE, h.session.state());
     }

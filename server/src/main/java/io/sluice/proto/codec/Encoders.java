@@ -76,7 +76,7 @@ public final class Encoders {
         return buf;
     }
 
-    private static void writeParameterStatus(ByteBuf buf, String name, String value) {
+    static void writeParameterStatus(ByteBuf buf, String name, String value) {
         int at = Wire.begin(buf, 'S');
         Wire.cstring(buf, name);
         Wire.cstring(buf, value);
@@ -318,16 +318,16 @@ public final class Encoders {
      * ReadyForQuery. The values are the server's ({@code server}, may be null) in their order,
      * each replaced by the client's own where it has one, then the client's that the server has not.
      */
-    public static void greet(io.netty.channel.Channel ch, java.util.Map<String, String> server,
+    public static void greet(io.netty.channel.Channel ch, ParameterStatuses server,
             java.util.Map<String, String> client, int pid, int key) {
         // one buffer, one write: a message per write made a login cost a writev of ~16 pieces
         ByteBuf buf = ch.alloc().buffer(512);
         writeAuthentication(buf, 0, new byte[0]);
         if (server != null) {
-            server.forEach((k, v) -> writeParameterStatus(buf, k, client.getOrDefault(k, v)));
+            server.write(buf, client);
         }
         client.forEach((k, v) -> {
-            if (server == null || !server.containsKey(k)) {
+            if (server == null || !server.params().containsKey(k)) {
                 writeParameterStatus(buf, k, v);
             }
         });

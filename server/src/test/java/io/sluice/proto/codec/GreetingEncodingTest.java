@@ -38,6 +38,35 @@ class GreetingEncodingTest {
     }
 
     @Test
+    void aValueCopiedAsEncodedAndOneEncodedAfreshGiveTheSameBytes() {
+        Map<String, String> server = Map.of("TimeZone", "Europe/Berlin", "DateStyle", "ISO, MDY",
+                "server_version", "15.4");
+        ParameterStatuses pool = ParameterStatuses.of(server);
+        // the pool's own value objects (as fillUnset leaves them), and equal values that are other objects
+        Map<String, String> same = new LinkedHashMap<>(server);
+        Map<String, String> equal = new LinkedHashMap<>();
+        server.forEach((k, v) -> equal.put(k, new String(v)));
+
+        assertThat(bytes(pool, same)).isEqualTo(bytes(pool, equal));
+        assertThat(greet(server, equal)).containsExactlyInAnyOrder(
+                new BackendMessage.ParameterStatus("TimeZone", "Europe/Berlin"),
+                new BackendMessage.ParameterStatus("DateStyle", "ISO, MDY"),
+                new BackendMessage.ParameterStatus("server_version", "15.4"),
+                new BackendMessage.BackendKeyData(42, -7));
+    }
+
+    private static byte[] bytes(ParameterStatuses server, Map<String, String> client) {
+        EmbeddedChannel out = new EmbeddedChannel();
+        Encoders.greet(out, server, client, 42, -7);
+        ByteBuf buf = out.readOutbound();
+        try {
+            return io.netty.buffer.ByteBufUtil.getBytes(buf);
+        } finally {
+            buf.release();
+        }
+    }
+
+    @Test
     void withoutServerValuesTheClientsAreAll() {
         List<BackendMessage> got = greet(null, Map.of("client_encoding", "UTF8"));
 
@@ -49,7 +78,7 @@ class GreetingEncodingTest {
     /** The messages between AuthenticationOk and ReadyForQuery, which are checked to frame the rest. */
     private static List<BackendMessage> greet(Map<String, String> server, Map<String, String> client) {
         EmbeddedChannel out = new EmbeddedChannel();
-        Encoders.greet(out, server, client, 42, -7);
+        Encoders.greet(out, server == null ? null : ParameterStatuses.of(server), client, 42, -7);
         ByteBuf bytes = out.readOutbound();
         EmbeddedChannel in = new EmbeddedChannel(new FrameDecoder(1 << 20, ""));
         in.writeInbound(bytes);

@@ -1,0 +1,60 @@
+package io.sluice.proto.codec;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufUtil;
+import io.netty.buffer.Unpooled;
+
+import java.util.Map;
+
+/**
+ * Server parameters with each one's ParameterStatus message encoded once. A pool greets every
+ * new client with the same values, so its greeting is copied, not encoded, on each login, as
+ * PgBouncer keeps its pool's welcome message encoded. Immutable.
+ */
+public final class ParameterStatuses {
+    private final Map<String, String> params;
+    private final String[] names;
+    private final String[] values;
+    private final byte[][] messages;
+
+    private ParameterStatuses(Map<String, String> params) {
+        this.params = params;
+        int n = params.size();
+        names = new String[n];
+        values = new String[n];
+        messages = new byte[n][];
+        int i = 0;
+        for (Map.Entry<String, String> e : params.entrySet()) {
+            names[i] = e.getKey();
+            values[i] = e.getValue();
+            ByteBuf buf = Unpooled.buffer(names[i].length() + values[i].length() + 7);
+            Encoders.writeParameterStatus(buf, names[i], values[i]);
+            messages[i] = ByteBufUtil.getBytes(buf);
+            i++;
+        }
+    }
+
+    /** {@code params} in its iteration order; keep it unchanged, as {@link Map#copyOf} does. */
+    public static ParameterStatuses of(Map<String, String> params) {
+        return new ParameterStatuses(params);
+    }
+
+    public Map<String, String> params() {
+        return params;
+    }
+
+    /**
+     * Writes a ParameterStatus for each parameter in order, with the value {@code overrides} has
+     * for it where it has one; a value that is this one (the same object) is copied as encoded.
+     */
+    void write(ByteBuf buf, Map<String, String> overrides) {
+        for (int i = 0; i < names.length; i++) {
+            String own = overrides.get(names[i]);
+            if (own == null || own == values[i]) {
+                buf.writeBytes(messages[i]);
+            } else {
+                Encoders.writeParameterStatus(buf, names[i], own);
+            }
+        }
+    }
+}

@@ -1,5 +1,8 @@
 package io.sluice.session;
 
+import io.sluice.pool.PoolKey;
+
+import java.util.EnumMap;
 import java.util.Iterator;
 import java.util.NoSuchElementException;
 
@@ -16,6 +19,9 @@ final class ClientList implements Iterable<ClientSession> {
         private ClientList list;
         private Node prev;
         private Node next;
+        /** The registry's lists of the client's pool, once looked up, and for which pool key. */
+        EnumMap<ClientSession.State, ClientList> poolLists;
+        PoolKey poolListsKey;
 
         Node(ClientSession session) {
             this.session = session;

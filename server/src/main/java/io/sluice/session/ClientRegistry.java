@@ -91,9 +91,19 @@ public final class ClientRegistry {
         return switch (state) {
             case LOGIN -> login;
             case CLOSED -> null;
-            default -> pools.computeIfAbsent(s.poolKey(), k -> new EnumMap<>(ClientSession.State.class))
-                    .computeIfAbsent(state, k -> new ClientList());
+            default -> poolLists(s).computeIfAbsent(state, k -> new ClientList());
         };
+    }
+
+    /** The client's pool's lists, kept on its place: a client moves between them several times a transaction. */
+    private EnumMap<ClientSession.State, ClientList> poolLists(ClientSession s) {
+        ClientList.Node place = s.place();
+        PoolKey key = s.poolKey();
+        if (place.poolListsKey != key) {
+            place.poolLists = pools.computeIfAbsent(key, k -> new EnumMap<>(ClientSession.State.class));
+            place.poolListsKey = key;
+        }
+        return place.poolLists;
     }
 
     /**

@@ -34,7 +34,10 @@ public final class ParameterStatuses {
         }
     }
 
-    /** {@code params} in its iteration order; keep it unchanged, as {@link Map#copyOf} does. */
+    /**
+     * {@code params} in its iteration order, encoded as it is now: later changes to it are not
+     * followed, so use a map that does not change ({@link Map#copyOf}), or use this at once.
+     */
     public static ParameterStatuses of(Map<String, String> params) {
         return new ParameterStatuses(params);
     }

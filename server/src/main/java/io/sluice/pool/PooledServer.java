@@ -1,5 +1,7 @@
 package io.sluice.pool;
 
+import io.sluice.util.LinkedMembers;
+
 /**
  * Engine-side record of one logged-in server connection: its handle, when it was created and
  * last returned, the reconnect epoch it was born in and its lifetime jitter. Engine thread only.
@@ -13,6 +15,8 @@ public final class PooledServer {
     private ServerState state;
     private boolean replacementRequested;
     private Permit permit;
+    /** Its place among its pool's leased or tested servers. */
+    private final LinkedMembers.Link<PooledServer> place = new LinkedMembers.Link<>(this);
 
     public PooledServer(ServerHandle handle, long createdAt, long epoch, double lifetimeFactor) {
         this.handle = handle;
@@ -69,6 +73,10 @@ public final class PooledServer {
 
     public void replacementRequested(boolean requested) {
         replacementRequested = requested;
+    }
+
+    public LinkedMembers.Link<PooledServer> place() {
+        return place;
     }
 
     /** The coordinator permit this connection holds, or null outside coordinator mode. */

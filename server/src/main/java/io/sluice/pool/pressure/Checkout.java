@@ -5,6 +5,7 @@ import io.sluice.pool.HandoffQueue;
 import io.sluice.pool.PooledServer;
 import io.sluice.pool.Waiter;
 import io.sluice.pool.coord.PermitRequest;
+import io.sluice.util.LinkedMembers;
 import io.sluice.util.Scheduler.Cancellable;
 
 /**
@@ -22,6 +23,8 @@ final class Checkout {
     /** Absolute end of the query_wait_timeout budget; Long.MAX_VALUE when unbounded. */
     private final long deadlineAt;
     private final boolean noWait;
+    /** Its place in the pool's {@link Pool#pending()} list. */
+    private final LinkedMembers.Link<Checkout> pendingLink = new LinkedMembers.Link<>(this);
 
     private Phase phase = Phase.RECYCLE;
     private int spinsLeft;
@@ -76,7 +79,7 @@ final class Checkout {
     // ---- phase 1: recycle (hot path) ----
 
     void start() {
-        pool.pending().add(this);
+        pool.pending().add(pendingLink);
         if (takeIdle(this::phase1)) {
             return;
         }
@@ -405,7 +408,7 @@ final class Checkout {
         }
         phase = Phase.DONE;
         leaveQueues();
-        pool.pending().remove(this);
+        pool.pending().remove(pendingLink);
     }
 
     private void leaveQueues() {

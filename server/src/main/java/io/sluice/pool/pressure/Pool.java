@@ -15,10 +15,9 @@ import io.sluice.pool.TransactionLatency;
 import io.sluice.pool.Waiter;
 import io.sluice.pool.coord.Coordinator;
 import io.sluice.util.Clock;
+import io.sluice.util.LinkedMembers;
 import io.sluice.util.Randomness;
 import io.sluice.util.Scheduler;
-import java.util.ArrayList;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
 
@@ -66,7 +65,7 @@ public final class Pool {
     private final ServerPlaces places = new ServerPlaces();
     private final HandoffQueue<Checkout> handoff = new HandoffQueue<>();
     private final WaitDeadlines waitDeadlines = new WaitDeadlines(this);
-    private final Set<Checkout> pending = new LinkedHashSet<>();
+    private final LinkedMembers<Checkout> pending = new LinkedMembers<>();
     /** The pool grew into reserve_pool_size (logged once per excursion, like PgBouncer). */
     private boolean reserveInUse;
     private final BurstGate gate = new BurstGate();
@@ -170,7 +169,7 @@ public final class Pool {
 
     /** Answers every waiting checkout with {@code failure} (SHUTDOWN WAIT_FOR_SERVERS, a login nobody can pass). */
     public void failWaiting(CheckoutFailure failure) {
-        for (Checkout c : new ArrayList<>(pending)) {
+        for (Checkout c : pending.snapshot()) {
             c.fail(failure);
         }
     }
@@ -206,7 +205,7 @@ public final class Pool {
 
     /** Retires checkouts whose client left, so cl_waiting and maxwait stay honest. */
     public void purgeDeadWaiters() {
-        for (Checkout c : new ArrayList<>(pending)) {
+        for (Checkout c : pending.snapshot()) {
             if (!c.waiter.isAlive()) {
                 c.abandon();
             }
@@ -302,7 +301,7 @@ public final class Pool {
         return handoff;
     }
 
-    Set<Checkout> pending() {
+    LinkedMembers<Checkout> pending() {
         return pending;
     }
 
@@ -356,7 +355,7 @@ public final class Pool {
         if (reserve <= 0 || pending.isEmpty()) {
             return settings.poolSize();
         }
-        Checkout oldest = pending.iterator().next();
+        Checkout oldest = pending.first();
         if (now() - oldest.startedAt < settings.reservePoolTimeout()) {
             return settings.poolSize();
         }

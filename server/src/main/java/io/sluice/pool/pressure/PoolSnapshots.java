@@ -34,8 +34,8 @@ final class PoolSnapshots {
         for (Connect c : pool.connecting()) {
             servers.add(new ServerSnapshot(pool.key(), -1, ServerState.NEW.pgName(), c.startedAt(), null));
         }
-        return new PoolSnapshot(pool.key(), waiting, pool.places().leased().size(), pool.places().idle().size(), 0,
-                pool.places().testing().size(), pool.connecting().size(), maxWait, List.copyOf(servers));
+        return new PoolSnapshot(pool.key(), waiting, pool.places().leasedCount(), pool.places().idle().size(), 0,
+                pool.places().testingCount(), pool.connecting().size(), maxWait, List.copyOf(servers));
     }
 
     private static ServerSnapshot server(Pool pool, PooledServer s) {

@@ -3,9 +3,7 @@ package io.sluice.pool.pressure;
 import io.sluice.pool.IdleQueue;
 import io.sluice.pool.PooledServer;
 import io.sluice.pool.ServerState;
-import java.util.Collections;
-import java.util.LinkedHashSet;
-import java.util.Set;
+import io.sluice.util.LinkedMembers;
 
 /**
  * Where the logged-in servers of one pool are: one collection per {@link ServerState} (the idle
@@ -14,19 +12,29 @@ import java.util.Set;
  */
 final class ServerPlaces {
     private final IdleQueue idle = new IdleQueue();
-    private final Set<PooledServer> leased = new LinkedHashSet<>();
-    private final Set<PooledServer> testing = new LinkedHashSet<>();
+    private final LinkedMembers<PooledServer> leased = new LinkedMembers<>();
+    private final LinkedMembers<PooledServer> testing = new LinkedMembers<>();
 
     IdleQueue idle() {
         return idle;
     }
 
-    Set<PooledServer> leased() {
-        return Collections.unmodifiableSet(leased);
+    /** Servers lent to clients, in the order they were lent; read only, except through the moves below. */
+    Iterable<PooledServer> leased() {
+        return leased;
     }
 
-    Set<PooledServer> testing() {
-        return Collections.unmodifiableSet(testing);
+    int leasedCount() {
+        return leased.size();
+    }
+
+    /** Servers running a recycle probe; read only, except through the moves below. */
+    Iterable<PooledServer> testing() {
+        return testing;
+    }
+
+    int testingCount() {
+        return testing.size();
     }
 
     /** Idle, leased and probing servers. */
@@ -42,23 +50,23 @@ final class ServerPlaces {
     /** {@code s} is lent to a client. */
     void lend(PooledServer s) {
         s.state(ServerState.ACTIVE);
-        leased.add(s);
+        leased.add(s.place());
     }
 
     /** The client gave {@code s} back; it is in no place until parked, lent again or closed. */
     void returned(PooledServer s) {
-        leased.remove(s);
+        leased.remove(s.place());
     }
 
     /** {@code s} runs a recycle probe (rollback or liveness check) before reuse. */
     void probe(PooledServer s) {
         idle.remove(s);
         s.state(ServerState.TESTED);
-        testing.add(s);
+        testing.add(s.place());
     }
 
     void probeEnded(PooledServer s) {
-        testing.remove(s);
+        testing.remove(s.place());
     }
 
     /** Takes {@code s} out of its place and marks it closed; false when it was closed already. */
@@ -68,8 +76,8 @@ final class ServerPlaces {
                 return false;
             }
             case IDLE -> idle.remove(s);
-            case ACTIVE -> leased.remove(s);
-            case TESTED -> testing.remove(s);
+            case ACTIVE -> leased.remove(s.place());
+            case TESTED -> testing.remove(s.place());
             default -> { }
         }
         s.state(ServerState.CLOSED);

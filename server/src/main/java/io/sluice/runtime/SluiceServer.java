@@ -397,14 +397,6 @@ public final class SluiceServer implements SessionContext {
     }
 
     @Override
-    public void transactionDone(PoolKey key, long nanos) {
-        var p = pools.get(key);
-        if (p != null) {
-            p.recordTransaction(nanos);
-        }
-    }
-
-    @Override
     public void welcome(PoolKey key, WelcomeCallback callback) {
         welcome.request(key, callback);
     }

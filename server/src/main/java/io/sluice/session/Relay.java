@@ -298,7 +298,7 @@ final class Relay extends ClientSide implements StatementRouter.Owner {
         if (status == TransactionStatus.IDLE) {
             long began = times.transactionEnded(now, linkedAt);
             // the pool's budgets want how long the transaction held its server
-            session.context().transactionDone(route.poolKey(), now - Math.max(linkedAt, began));
+            lease.transactionDone(now - Math.max(linkedAt, began));
             if (policy.releaseAt(status) && !holdsServer()) {
                 client.flush();
                 releaseServer();

@@ -47,9 +47,6 @@ public interface SessionContext {
      */
     void connectReplication(PoolKey key, java.util.Map<String, String> startup, io.sluice.pool.ServerConnector.Callback callback);
 
-    /** A transaction ended after {@code nanos} (feeds the pool's latency histogram). */
-    void transactionDone(PoolKey key, long nanos);
-
     /**
      * ParameterStatus values a new client of this pool is greeted with. Answers at once when
      * known; otherwise one server login learns them for all clients logging in meanwhile

@@ -43,9 +43,11 @@ class RelayTest {
         h.serverAnswers(TransactionStatus.IN_TRANSACTION);
         assertEquals("CZ", drain(h.client));
         assertEquals(List.of(), h.leaseEnds, "inside a transaction the server stays linked");
+        assertEquals(List.of(), h.transactionsDone);
         h.clientSends(Encoders.query(ALLOC, "commit"));
         h.serverAnswers("COMMIT", TransactionStatus.IDLE);
         assertEquals(List.of("release"), h.leaseEnds);
+        assertEquals(1, h.transactionsDone.size(), "the transaction's time goes to its server's pool");
         assertEquals(ClientSession.State.IDLE, h.session.state());
         assertNull(h.session.server());
         assertEquals(1, h.clients.active(h.session.poolKey()));

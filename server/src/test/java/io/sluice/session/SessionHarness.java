@@ -51,6 +51,8 @@ class SessionHarness implements SessionContext, Cancels {
     final List<EmbeddedChannel> serverChannels = new ArrayList<>();
     final List<ServerConnection> servers = new ArrayList<>();
     final List<String> leaseEnds = new ArrayList<>();
+    /** Each transaction's time on its server, as the relay reported it to the lease. */
+    final List<Long> transactionsDone = new ArrayList<>();
     private final java.util.Set<ServerConnection> leased = new java.util.HashSet<>();
     private final java.util.ArrayDeque<Waiter> waiters = new java.util.ArrayDeque<>();
     private final Route route;
@@ -298,6 +300,11 @@ class SessionHarness implements SessionContext, Cancels {
             }
 
             @Override
+            public void transactionDone(long nanos) {
+                transactionsDone.add(nanos);
+            }
+
+            @Override
             public void discard(String reason) {
                 end("discard: " + reason);
                 chosen.close(reason);
@@ -313,10 +320,6 @@ class SessionHarness implements SessionContext, Cancels {
                 serveWaiters();
             }
         });
-    }
-
-    @Override
-    public void transactionDone(PoolKey key, long nanos) {
     }
 
     @Override

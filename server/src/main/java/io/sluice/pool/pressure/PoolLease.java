@@ -38,6 +38,11 @@ final class PoolLease implements Lease {
         return server.epoch() < pool.epoch() || server.handle().retired();
     }
 
+    @Override
+    public void transactionDone(long nanos) {
+        pool.recordTransaction(nanos);
+    }
+
     private void end() {
         if (ended) {
             throw new IllegalStateException("lease of server " + server.handle().id() + " already ended");

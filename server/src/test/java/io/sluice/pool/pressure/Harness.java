@@ -62,7 +62,7 @@ final class Harness {
     }
 
     TestWaiter checkoutHolding(long holdNanos) {
-        TestWaiter w = waiter().holdFor(holdNanos, l -> pool.recordTransaction(holdNanos));
+        TestWaiter w = waiter().holdFor(holdNanos, l -> l.transactionDone(holdNanos));
         pool.checkout(w);
         return w;
     }

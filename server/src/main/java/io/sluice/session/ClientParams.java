@@ -32,6 +32,8 @@ final class ClientParams {
     private final Map<String, String> ownView = Collections.unmodifiableMap(values);
     /** Names whose value came from the startup packet and no server has taken yet. */
     private final Set<String> untried = new HashSet<>();
+    /** values' application_name, kept apart: every server link reads it. */
+    private String applicationName = "";
 
     ClientParams(Set<String> trackedLowerCase) {
         this.tracked = trackedLowerCase;
@@ -53,19 +55,26 @@ final class ClientParams {
     /** A value from the startup packet: PostgreSQL has not seen it yet and may refuse it. */
     void set(String name, String value) {
         String key = canonical(name);
-        values.put(key, SharedStrings.of(value));
+        put(key, SharedStrings.of(value));
         untried.add(key);
     }
 
     String applicationName() {
-        return values.getOrDefault("application_name", "");
+        return applicationName;
+    }
+
+    private void put(String key, String value) {
+        values.put(key, value);
+        if (key.equals("application_name")) {
+            applicationName = value;
+        }
     }
 
     /** A ParameterStatus passed to the client while linked: the client now has this value. */
     void serverReported(Frame frame) {
         if (BackendDecoding.decode(frame) instanceof BackendMessage.ParameterStatus p && isTracked(p.name())) {
             String key = canonical(p.name());
-            values.put(key, SharedStrings.of(p.value()));
+            put(key, SharedStrings.of(p.value()));
             untried.remove(key);
         }
     }
@@ -131,7 +140,10 @@ final class ClientParams {
         }
         welcome.forEach((name, value) -> {
             if (isTracked(name)) {
-                values.putIfAbsent(canonical(name), value);
+                String key = canonical(name);
+                if (!values.containsKey(key)) {
+                    put(key, value);
+                }
             }
         });
     }

@@ -42,4 +42,21 @@ class ClientParamsTest {
         assertThat(p.syncTriesNew(Map.of("DateStyle", "ISO, MDY")))
                 .as("the client's SET took on a server, which reported the value").isFalse();
     }
+
+    @Test
+    void theApplicationNameFollowsTheStartupPacketTheGreetingAndTheServersReports() {
+        ClientParams p = new ClientParams(TRACKED);
+        assertThat(p.applicationName()).isEmpty();
+        p.fillUnset(Map.of("application_name", "from-pool"));
+        assertThat(p.applicationName()).isEqualTo("from-pool");
+
+        ClientParams own = new ClientParams(TRACKED);
+        own.set("Application_Name", "psql");
+        own.fillUnset(Map.of("application_name", "from-pool"));
+        assertThat(own.applicationName()).as("the startup packet's value stays").isEqualTo("psql");
+        own.serverReported(new Frame((byte) 'S',
+                Encoders.parameterStatus(UnpooledByteBufAllocator.DEFAULT, "application_name", "batch")));
+        assertThat(own.applicationName()).as("SET application_name, reported by the server").isEqualTo("batch");
+        assertThat(own.own()).containsEntry("application_name", "batch");
+    }
 }

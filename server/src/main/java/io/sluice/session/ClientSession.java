@@ -64,7 +64,7 @@ public final class ClientSession extends ChannelInboundHandlerAdapter {
     private boolean poolless;
     private CancelKeys.Key cancelKey;
     private ClientParams params;
-    private long requestTimeMillis;
+    private final RequestTime requestTime = new RequestTime(System::currentTimeMillis);
     private final ClientTlsState tlsState = new ClientTlsState(this);
     private final ClientEnding ending = new ClientEnding(this);
 
@@ -162,7 +162,7 @@ public final class ClientSession extends ChannelInboundHandlerAdapter {
     }
 
     public long requestTimeMillis() {
-        return requestTimeMillis;
+        return requestTime.millis();
     }
 
     // ---- for the login, the console and the registry -------------------------------------------
@@ -258,7 +258,7 @@ public final class ClientSession extends ChannelInboundHandlerAdapter {
         } else if (console != null) {
             console.onFrame(frame);
         } else {
-            requestTimeMillis = System.currentTimeMillis();
+            requestTime.message();
             if (frame.type() == 'X') {
                 frame.release();
                 close("client close request");
@@ -272,6 +272,7 @@ public final class ClientSession extends ChannelInboundHandlerAdapter {
 
     @Override
     public void channelReadComplete(ChannelHandlerContext c) {
+        requestTime.readEnded();
         ClientSide side = linked(); // once per read batch: no Optional
         if (side != null) {
             side.clientReadComplete();

@@ -1,7 +1,5 @@
 package io.sluice.util;
 
-import java.util.concurrent.ConcurrentHashMap;
-
 /**
  * One instance for equal parameter values (client_encoding, DateStyle, TimeZone,
  * application_name...): a client's values are compared with its server's on every server switch,
@@ -13,12 +11,11 @@ import java.util.concurrent.ConcurrentHashMap;
 public final class SharedStrings {
     private static final SharedStrings PARAMETERS = new SharedStrings(4096, 128);
 
-    private final ConcurrentHashMap<String, String> shared = new ConcurrentHashMap<>();
-    private final int limit;
+    private final Interner<String> shared;
     private final int longest;
 
     SharedStrings(int limit, int longest) {
-        this.limit = limit;
+        this.shared = new Interner<>(limit);
         this.longest = longest;
     }
 
@@ -28,14 +25,6 @@ public final class SharedStrings {
     }
 
     String share(String s) {
-        String found = shared.get(s);
-        if (found != null) {
-            return found;
-        }
-        if (s.length() > longest || shared.size() >= limit) {
-            return s;
-        }
-        found = shared.putIfAbsent(s, s);
-        return found == null ? s : found;
+        return s.length() > longest ? s : shared.share(s);
     }
 }

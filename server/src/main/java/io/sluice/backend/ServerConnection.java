@@ -18,8 +18,6 @@ import io.sluice.proto.codec.Encoders;
 import io.sluice.util.SharedStrings;
 import io.sluice.util.SocketIds;
 
-import java.util.HashMap;
-import java.util.Map;
 import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
 import java.util.function.IntConsumer;
@@ -38,7 +36,7 @@ public final class ServerConnection extends ChannelInboundHandlerAdapter impleme
     private final BackendTarget target;
     private final String database;
     private final long connectTimeMillis = System.currentTimeMillis();
-    private final Map<String, String> params = new HashMap<>();
+    private final ServerParams params = new ServerParams();
     private final InternalQueries internal = new InternalQueries(this);
     private State state = State.LOGIN;
     private TransactionStatus status = TransactionStatus.IDLE;
@@ -137,7 +135,7 @@ public final class ServerConnection extends ChannelInboundHandlerAdapter impleme
         return clientApplicationName;
     }
 
-    public Map<String, String> params() {
+    public ServerParams params() {
         return params;
     }
 
@@ -376,7 +374,7 @@ public final class ServerConnection extends ChannelInboundHandlerAdapter impleme
 
     /** Shared strings: each server switch compares a client's values with these (by reference first). */
     private void remember(BackendMessage.ParameterStatus p) {
-        params.put(SharedStrings.of(p.name()), SharedStrings.of(p.value()));
+        params.reported(SharedStrings.of(p.name()), SharedStrings.of(p.value()));
     }
 
     private void loginFrame(Frame frame) {

@@ -35,7 +35,7 @@ public final class WelcomeCache {
 
     /** Learns through {@code checkout}, reading each {@link ServerConnection}'s parameters. */
     public WelcomeCache(BiConsumer<PoolKey, Waiter> checkout) {
-        this(checkout, server -> ((ServerConnection) server).params());
+        this(checkout, server -> ((ServerConnection) server).params().values());
     }
 
     WelcomeCache(BiConsumer<PoolKey, Waiter> checkout, Function<ServerHandle, Map<String, String>> paramsOf) {

@@ -1,8 +1,10 @@
 package io.sluice.session;
 
+import io.sluice.backend.ServerParams;
 import io.sluice.proto.BackendMessage;
 import io.sluice.proto.Frame;
 import io.sluice.proto.codec.BackendDecoding;
+import io.sluice.util.Interner;
 import io.sluice.util.SharedStrings;
 
 import java.util.Collections;
@@ -27,6 +29,12 @@ final class ClientParams {
             "application_name", "application_name",
             "intervalstyle", "IntervalStyle");
 
+    /**
+     * Clients' value sets, one instance for equal ones: the clients of a pool mostly have the
+     * same values, so a server found to need no SET for one client's set needs none for the next.
+     */
+    private static final Interner<Map<String, String>> VALUE_SETS = new Interner<>(1024);
+
     private final Set<String> tracked;
     private final Map<String, String> values = new LinkedHashMap<>();
     private final Map<String, String> ownView = Collections.unmodifiableMap(values);
@@ -34,6 +42,8 @@ final class ClientParams {
     private final Set<String> untried = new HashSet<>();
     /** values' application_name, kept apart: every server link reads it. */
     private String applicationName = "";
+    /** values as their shared, unchanging instance; null after a change until next needed. */
+    private Map<String, String> valueSet;
 
     ClientParams(Set<String> trackedLowerCase) {
         this.tracked = trackedLowerCase;
@@ -65,6 +75,7 @@ final class ClientParams {
 
     private void put(String key, String value) {
         values.put(key, value);
+        valueSet = null;
         if (key.equals("application_name")) {
             applicationName = value;
         }
@@ -99,8 +110,33 @@ final class ClientParams {
     }
 
     /**
+     * {@link #syncQuery(Map)} for a linked server, or null at once when the server was found to
+     * need no SET for these same values and has reported no parameter since: the rule on every
+     * server switch of a pool whose clients share their values.
+     */
+    String syncQuery(ServerParams server) {
+        Map<String, String> mine = valueSet();
+        if (server.matches(mine)) {
+            return null;
+        }
+        String sql = syncQuery(server.values());
+        if (sql == null) {
+            server.matched(mine);
+        }
+        return sql;
+    }
+
+    /** The values as their shared instance: equal for two clients means the same object, as a rule. */
+    Map<String, String> valueSet() {
+        if (valueSet == null) {
+            valueSet = VALUE_SETS.share(Map.copyOf(values));
+        }
+        return valueSet;
+    }
+
+    /**
      * SET statements that make the server match this client, or null when it already does. Runs
-     * on every server switch; values on both sides are {@link SharedStrings} (here when set, by
+     * on every server switch the shortcut above does not settle; values on both sides are {@link SharedStrings} (here when set, by
      * the server connection when reported; the welcome values are a server's), so equal ones
      * compare by reference.
      */

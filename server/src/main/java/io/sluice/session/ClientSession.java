@@ -334,8 +334,8 @@ public final class ClientSession extends ChannelInboundHandlerAdapter {
         replication = mode;
         poolKey = r.poolKey();
         replicationRelay = new ReplicationRelay(this, server, p.applicationName());
-        p.fillUnset(server.params());
-        greet(p, ParameterStatuses.of(server.params()), State.ACTIVE);
+        p.fillUnset(server.params().values());
+        greet(p, ParameterStatuses.of(server.params().values()), State.ACTIVE);
     }
 
     private void greet(ClientParams p, ParameterStatuses welcome, State to) {

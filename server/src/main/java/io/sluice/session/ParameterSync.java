@@ -49,7 +49,7 @@ final class ParameterSync {
         if (sync == null) {
             return false;
         }
-        boolean held = params.syncTriesNew(server.params());
+        boolean held = params.syncTriesNew(server.params().values());
         trying = held;
         server.runInternal(sync, ok -> {
             if (!held) {

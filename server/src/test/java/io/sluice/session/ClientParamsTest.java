@@ -1,6 +1,7 @@
 package io.sluice.session;
 
 import io.netty.buffer.UnpooledByteBufAllocator;
+import io.sluice.backend.ServerParams;
 import io.sluice.proto.Frame;
 import io.sluice.proto.codec.Encoders;
 import org.junit.jupiter.api.Test;
@@ -58,5 +59,36 @@ class ClientParamsTest {
                 Encoders.parameterStatus(UnpooledByteBufAllocator.DEFAULT, "application_name", "batch")));
         assertThat(own.applicationName()).as("SET application_name, reported by the server").isEqualTo("batch");
         assertThat(own.own()).containsEntry("application_name", "batch");
+    }
+
+    @Test
+    void aServerFoundToNeedNoSetForAValueSetIsNotComparedAgainUntilItReportsAParameter() {
+        ServerParams server = new ServerParams();
+        server.reported("TimeZone", "UTC");
+        server.reported("DateStyle", "ISO, MDY");
+        ClientParams first = new ClientParams(TRACKED);
+        first.fillUnset(Map.of("TimeZone", "UTC", "DateStyle", "ISO, MDY"));
+        ClientParams second = new ClientParams(TRACKED);
+        second.fillUnset(Map.of("TimeZone", new String("UTC"), "DateStyle", "ISO, MDY"));
+
+        assertThat(first.syncQuery(server)).isNull();
+        assertThat(server.matches(first.valueSet())).isTrue();
+        assertThat(second.valueSet()).as("equal values, one shared set").isSameAs(first.valueSet());
+        assertThat(second.syncQuery(server)).isNull();
+
+        // the server changes a value (another client's SET): the note goes, the values are compared
+        server.reported("TimeZone", "Asia/Tokyo");
+        assertThat(server.matches(first.valueSet())).isFalse();
+        assertThat(second.syncQuery(server)).isEqualTo("SET TimeZone = 'UTC';");
+        assertThat(server.matches(second.valueSet())).as("a SET is needed: nothing noted").isFalse();
+
+        // the client's own value changes: its set is another one, compared again
+        server.reported("TimeZone", "UTC");
+        assertThat(first.syncQuery(server)).isNull();
+        first.serverReported(new Frame((byte) 'S',
+                Encoders.parameterStatus(UnpooledByteBufAllocator.DEFAULT, "TimeZone", "Europe/Paris")));
+        assertThat(first.valueSet()).isNotSameAs(second.valueSet());
+        assertThat(first.syncQuery(server)).isEqualTo("SET TimeZone = 'Europe/Paris';");
+        assertThat(second.syncQuery(server)).isNull();
     }
 }

@@ -79,4 +79,24 @@ class SessionTimersTest {
         loop.advance(2 * SECOND);
         assertEquals(0, fired.get());
     }
+
+    @Test
+    void aTimerThatFiredIsOffAndMayBeArmedAgainEvenFromItsOwnAction() {
+        timers.arm(Slot.IDLE, SECOND, () -> {
+            fired.incrementAndGet();
+            timers.arm(Slot.IDLE, SECOND, fired::incrementAndGet); // client_idle_timeout re-armed
+        });
+        loop.advance(SECOND);
+        assertEquals(1, fired.get());
+        assertTrue(timers.armed(Slot.IDLE), "armed again by its action");
+        timers.cancel(Slot.QUERY); // another slot, off: nothing changes here
+        assertTrue(timers.armed(Slot.IDLE));
+        loop.advance(SECOND);
+        assertEquals(2, fired.get());
+        assertFalse(timers.armed(Slot.IDLE));
+        timers.cancel(Slot.IDLE); // off already
+        timers.arm(Slot.IDLE, SECOND, fired::incrementAndGet);
+        loop.advance(SECOND);
+        assertEquals(3, fired.get());
+    }
 }

@@ -136,9 +136,9 @@ final class ClientParams {
 
     /**
      * SET statements that make the server match this client, or null when it already does. Runs
-     * on every server switch the shortcut above does not settle; values on both sides are {@link SharedStrings} (here when set, by
-     * the server connection when reported; the welcome values are a server's), so equal ones
-     * compare by reference.
+     * on the server switches the shortcut above does not settle; values on both sides are
+     * {@link SharedStrings} (here when set, by the server connection when reported; the welcome
+     * values are a server's), so equal ones compare by reference.
      */
     String syncQuery(Map<String, String> server) {
         StringBuilder sql = null;

@@ -72,10 +72,10 @@ final class SessionTimers {
         }
     }
 
-    private final Scheduler scheduler;
-    private final Clock clock;
     private static final int SLOTS = Slot.values().length;
 
+    private final Scheduler scheduler;
+    private final Clock clock;
     private final Timer[] timers = new Timer[SLOTS];
     /** Bit {@code 1 << slot.ordinal()} set while the slot's timer is armed. */
     private int armedSlots;

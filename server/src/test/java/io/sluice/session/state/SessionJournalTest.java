@@ -142,4 +142,36 @@ class SessionJournalTest {
         assertTrue(SyncPlan.between(j, server).empty(), "the server it ran on already matches");
         assertEquals("\"a\".\"b\"\"c\"", SyncPlan.quoteName("a.b\"c"));
     }
+
+    @Test
+    void undoingWhatWasNeverDoneLeavesAnEmptyJournal() {
+        // nothing to undo: each of these finds its collection empty
+        query("reset work_mem", TransactionStatus.IDLE, "RESET");
+        query("deallocate nothing_here", TransactionStatus.IDLE, "DEALLOCATE");
+        query("deallocate all", TransactionStatus.IDLE, "DEALLOCATE ALL");
+        query("reset all", TransactionStatus.IDLE, "RESET");
+        query("begin", TransactionStatus.IN_TRANSACTION, "BEGIN");
+        query("rollback to s", TransactionStatus.FAILED);
+        query("release s", TransactionStatus.FAILED);
+        query("rollback", TransactionStatus.IDLE, "ROLLBACK");
+        query("discard all", TransactionStatus.IDLE, "DISCARD ALL");
+        assertTrue(j.settings().isEmpty());
+        assertTrue(j.sqlPrepared().isEmpty());
+        assertNull(j.unsure());
+
+        // and after a DISCARD ALL, a savepoint with nothing pending, then a SET that commits
+        query("begin", TransactionStatus.IN_TRANSACTION, "BEGIN");
+        query("savepoint s", TransactionStatus.IN_TRANSACTION, "SAVEPOINT");
+        query("rollback to s", TransactionStatus.IN_TRANSACTION, "ROLLBACK");
+        query("set work_mem = '2MB'", TransactionStatus.IN_TRANSACTION, "SET");
+        query("release s", TransactionStatus.IN_TRANSACTION, "RELEASE");
+        query("commit", TransactionStatus.IDLE, "COMMIT");
+        assertEquals(Map.of("work_mem", "'2MB'"), j.settings());
+        query("prepare p as select 1", TransactionStatus.IDLE, "PREPARE");
+        query("deallocate p", TransactionStatus.IDLE, "DEALLOCATE");
+        assertTrue(j.sqlPrepared().isEmpty());
+        query("reset work_mem", TransactionStatus.IDLE, "RESET");
+        assertTrue(j.settings().isEmpty());
+        assertTrue(server.settings().isEmpty());
+    }
 }

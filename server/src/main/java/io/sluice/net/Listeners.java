@@ -84,7 +84,16 @@ public final class Listeners {
     public void bind(List<String> listenAddrs, int port, int backlog, boolean reusePort, Supplier<TcpTuning> tuning,
                      String unixSocketDir, int unixSocketMode, String unixSocketGroup, boolean mustBindAll,
                      BiConsumer<Channel, Boolean> init) throws IOException {
+        List<String> listening = new ArrayList<>();
         try {
+            // The unix socket is bound before the TCP ports and put in place right after them,
+            // before anything is logged: a start script or test that sees the port answer (or
+            // the "listening on" line) finds the socket file too, as with PgBouncer, which binds
+            // both before its loop runs
+            if (unixSocketDir != null && !unixSocketDir.isEmpty() && transport.nativeSockets()) {
+                bindUnix(Path.of(unixSocketDir, ".s.PGSQL." + port), backlog, reusePort, unixSocketMode,
+                        unixSocketGroup, mustBindAll, init);
+            }
             for (String addr : listenAddrs) {
                 for (InetSocketAddress sa : resolve(addr, port)) {
                     ListenerKeepalive keepalive = new ListenerKeepalive();
@@ -119,13 +128,16 @@ public final class Listeners {
                     boolean dualStack = "*".equals(addr)
                             && ((InetSocketAddress) listener.localAddress()).getAddress() instanceof Inet6Address;
                     for (String shown : dualStack ? List.of("0.0.0.0", "[::]") : List.of(shown(sa))) {
-                        info.accept("listening on " + shown + ":" + port);
+                        listening.add("listening on " + shown + ":" + port);
                     }
                 }
             }
-            if (unixSocketDir != null && !unixSocketDir.isEmpty() && transport.nativeSockets()) {
-                bindUnix(Path.of(unixSocketDir, ".s.PGSQL." + port), backlog, reusePort, unixSocketMode,
-                        unixSocketGroup, mustBindAll, init);
+            if (unix != null) {
+                publishUnix(mustBindAll);
+            }
+            listening.forEach(info);
+            if (unix != null) {
+                info.accept("listening on unix:" + unixPath);
             }
             if (tcp.isEmpty() && unix == null) {
                 throw new IOException("nowhere to listen on");
@@ -153,19 +165,34 @@ public final class Listeners {
                     new DomainSocketAddress(bound.toString()), backlog);
             applyMode(bound, mode, group);
             unixFileKey = UnixSocketFile.fileKey(bound);
-            Files.move(bound, unixPath, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
-            info.accept("listening on unix:" + unixPath);
         } catch (RuntimeException | IOException e) {
-            if (mustBind) {
-                throw e;
-            }
-            if (unix != null) {
-                drain.remove(unix);
-                close(unix);
-                unix = null;
-            }
-            warning.accept("cannot listen on unix:" + unixPath + ": bind(): " + reason(e));
+            unixFailed(e, mustBind);
         }
+    }
+
+    /** Renames the bound unix socket into its path; a failure there is a failure to bind it. */
+    private void publishUnix(boolean mustBind) throws IOException {
+        try {
+            Files.move(UnixSocketFile.bindName(unixPath), unixPath, StandardCopyOption.REPLACE_EXISTING,
+                    StandardCopyOption.ATOMIC_MOVE);
+        } catch (RuntimeException | IOException e) {
+            unixFailed(e, mustBind);
+        }
+    }
+
+    private void unixFailed(Exception e, boolean mustBind) throws IOException {
+        if (mustBind) {
+            if (e instanceof IOException io) {
+                throw io;
+            }
+            throw (RuntimeException) e;
+        }
+        if (unix != null) {
+            drain.remove(unix);
+            close(unix);
+            unix = null;
+        }
+        warning.accept("cannot listen on unix:" + unixPath + ": bind(): " + reason(e));
     }
 
     /** Every address {@code addr} names, as getaddrinfo gives PgBouncer; "*" is the wildcard. */

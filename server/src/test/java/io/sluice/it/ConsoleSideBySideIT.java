@@ -164,7 +164,8 @@ class ConsoleSideBySideIT {
     @Test
     void aUnixSocketClientIsNamedByItsProcess() throws Exception {
         Pooler.sameAnswers("unix-socket client", INI, USERS, p -> {
-            ProcessResult r = psqlAt(p.dir().toString(), p.port(), "postgres", "pgbouncer", "-c", "SHOW CLIENTS");
+            ProcessResult r = psqlAt(p.dir().toString(), p.port(), "postgres", "pgbouncer", "-c", "SHOW CLIENTS")
+                    .requireSuccess();
             List<String> lines = r.stdout().lines().filter(l -> l.contains("|")).toList();
             List<String> header = List.of(lines.get(0).split("\\|", -1));
             String[] own = lines.stream().skip(1).map(l -> l.split("\\|", -1))

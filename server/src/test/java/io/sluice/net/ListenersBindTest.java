@@ -10,6 +10,7 @@ import java.io.IOException;
 import java.net.BindException;
 import java.net.InetAddress;
 import java.net.ServerSocket;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -92,6 +93,46 @@ class ListenersBindTest {
             assertThat(warnings).singleElement().asString()
                     .startsWith("cannot listen on unix:" + missing + "/.s.PGSQL." + port + ": bind(): ");
             assertThat(listeners.tcpPorts()).containsExactly(port);
+        }
+    }
+
+    /** A start script that sees the port answer, or the log's "listening on", finds the socket file. */
+    @Test
+    void theUnixSocketIsInPlaceBeforeTheFirstListeningLine() throws Exception {
+        assumeTrue(transport.nativeSockets(), "unix sockets need a native transport");
+        List<String> seen = new ArrayList<>();
+        try (ServerSocket taken = takenPort()) {
+            int port = taken.getLocalPort(); // taken on 127.0.0.1 only
+            Path socket = tmp.resolve(".s.PGSQL." + port);
+            Listeners l = new Listeners(group, transport, line -> { }, warnings::add,
+                    line -> seen.add(line + (Files.exists(socket) ? ", socket there" : ", no socket")));
+            try {
+                l.bind(List.of("127.0.0.2"), port, 16, false, () -> new TcpTuning(false, 0, 0, 0, 0, 0),
+                        tmp.toString(), 0777, null, false, (Channel ch, Boolean unix) -> ch.close());
+                assertThat(seen).containsExactly("listening on 127.0.0.2:" + port + ", socket there",
+                        "listening on unix:" + socket + ", socket there");
+            } finally {
+                l.closeAll().join();
+            }
+        }
+    }
+
+    /** The successor binds the unix socket first, but only takes the path once every port is bound. */
+    @Test
+    void aHandoverSuccessorThatCannotBindAPortLeavesTheOldSocketInPlace() throws Exception {
+        assumeTrue(transport.nativeSockets(), "unix sockets need a native transport");
+        try (ServerSocket taken = takenPort()) {
+            int port = taken.getLocalPort();
+            Path socket = tmp.resolve(".s.PGSQL." + port);
+            bind(List.of(), port, tmp.toString(), false);
+            Object oldFile = UnixSocketFile.fileKey(socket);
+            Listeners successor = new Listeners(group, transport, line -> { }, line -> { }, line -> { });
+            assertThatThrownBy(() -> successor.bind(List.of("127.0.0.1"), port, 16, true,
+                    () -> new TcpTuning(false, 0, 0, 0, 0, 0), tmp.toString(), 0777, null, true,
+                    (Channel ch, Boolean unix) -> ch.close())).isInstanceOf(IOException.class);
+            successor.closeAll().join();
+            assertThat(UnixSocketFile.fileKey(socket)).as("the old process's socket file").isEqualTo(oldFile);
+            assertThat(tmp.toFile().list()).as("the successor's bound name is gone").containsExactly(socket.getFileName().toString());
         }
     }
 

@@ -2,6 +2,7 @@ package io.sluice.net;
 
 import io.netty.channel.Channel;
 import io.netty.channel.EventLoopGroup;
+import io.netty.channel.IoHandlerFactory;
 import io.netty.channel.MultiThreadIoEventLoopGroup;
 import io.netty.channel.ServerChannel;
 import io.netty.channel.epoll.Epoll;
@@ -20,6 +21,8 @@ import io.netty.channel.uring.IoUringServerDomainSocketChannel;
 import io.netty.channel.uring.IoUringServerSocketChannel;
 import io.netty.channel.uring.IoUringSocketChannel;
 
+import io.sluice.util.TurnClock;
+
 import java.util.Locale;
 
 /**
@@ -35,7 +38,8 @@ public final class Transport {
 
     /** Builds a loop group of a kind: Netty's, or a test's. */
     interface Groups {
-        EventLoopGroup make(Kind kind, int threads);
+        /** {@code clock}, when not null, is timed by each turn of the loops' I/O. */
+        EventLoopGroup make(Kind kind, int threads, TurnClock clock);
     }
 
     private final boolean defaulted;
@@ -116,24 +120,34 @@ public final class Transport {
      * reason, as when io_uring is unavailable; a forced io_uring fails the start instead.
      */
     public EventLoopGroup newGroup(int threads) {
+        return newGroup(threads, null);
+    }
+
+    /** {@link #newGroup} of one loop, each turn of whose I/O is a turn of {@code clock}. */
+    public EventLoopGroup newLoop(TurnClock clock) {
+        return newGroup(1, clock);
+    }
+
+    private EventLoopGroup newGroup(int threads, TurnClock clock) {
         try {
-            return groups.make(kind, threads);
+            return groups.make(kind, threads, clock);
         } catch (RuntimeException e) {
             if (!defaulted || kind != Kind.IO_URING) {
                 throw e;
             }
             kind = Epoll.isAvailable() ? Kind.EPOLL : Kind.NIO;
             passedOver = String.valueOf(e.getCause() == null ? e : e.getCause());
-            return groups.make(kind, threads);
+            return groups.make(kind, threads, clock);
         }
     }
 
-    private static EventLoopGroup nettyGroup(Kind kind, int threads) {
-        return new MultiThreadIoEventLoopGroup(threads, switch (kind) {
+    private static EventLoopGroup nettyGroup(Kind kind, int threads, TurnClock clock) {
+        IoHandlerFactory io = switch (kind) {
             case IO_URING -> IoUringIoHandler.newFactory();
             case EPOLL -> EpollIoHandler.newFactory();
             case NIO -> NioIoHandler.newFactory();
-        });
+        };
+        return new MultiThreadIoEventLoopGroup(threads, clock == null ? io : TimedTurns.factory(io, clock));
     }
 
     public Class<? extends Channel> socketChannel() {

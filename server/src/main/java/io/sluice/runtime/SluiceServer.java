@@ -44,6 +44,7 @@ import io.sluice.tls.TlsSetupException;
 import io.sluice.util.Clock;
 import io.sluice.util.Randomness;
 import io.sluice.util.Scheduler;
+import io.sluice.util.TurnClock;
 
 import java.io.IOException;
 import java.util.LinkedHashMap;
@@ -64,6 +65,8 @@ import java.util.function.Consumer;
  */
 public final class SluiceServer implements SessionContext {
     private final Transport transport = new Transport();
+    /** The loop's time, read once per batch of I/O completions (PgBouncer's cached loop time). */
+    private final TurnClock clock = new TurnClock();
     private final EventLoopGroup group;
     private final EventLoop loop;
     /** Every client and server connection still open, so that stopNow can wait for their closes. */
@@ -115,7 +118,7 @@ public final class SluiceServer implements SessionContext {
             // PgBouncer: the reason as an ERROR line, then die("TLS setup failed")
             throw new FatalError("TLS setup failed", java.util.List.of(e.getMessage()), e);
         }
-        this.group = transport.newGroup(1);
+        this.group = transport.newLoop(clock);
         this.loop = group.next();
         this.open = new DefaultChannelGroup("connections", loop);
         String socketDir = config.unixSocketDir();
@@ -130,7 +133,7 @@ public final class SluiceServer implements SessionContext {
         hosts.serviceCheck(replicas::inService);
         this.scheduler = new EventLoopScheduler(loop);
         this.pools = new PoolRegistry(key -> routing.poolSettings(key), hosts.tracking(connector), poolEvents,
-                Clock.SYSTEM, scheduler, Randomness.threadLocal());
+                clock, scheduler, Randomness.threadLocal());
         this.cancels = new CancelForwarder(loop, transport, socketDir, logging);
         this.peers = new PeerForwarder(loop, transport, () -> routing.config());
     }
@@ -197,7 +200,7 @@ public final class SluiceServer implements SessionContext {
 
     @Override
     public Clock clock() {
-        return Clock.SYSTEM;
+        return clock;
     }
 
     @Override

@@ -4,14 +4,26 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import io.netty.bootstrap.ServerBootstrap;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.MultiThreadIoEventLoopGroup;
 import io.netty.channel.epoll.Epoll;
 import io.netty.channel.epoll.EpollIoHandler;
 import io.netty.channel.epoll.EpollSocketChannel;
 import io.netty.channel.uring.IoUring;
+import io.netty.util.ReferenceCountUtil;
+import io.sluice.util.TurnClock;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
 /** Which transport runs: io_uring where the kernel allows it, else epoll; sluice.io forces one. */
 class TransportTest {
@@ -43,7 +55,7 @@ class TransportTest {
     @Test
     void aDefaultIoUringWhoseRingCannotBeSetUpFallsBackToEpollAndSaysWhy() {
         assumeTrue(IoUring.isAvailable() && Epoll.isAvailable());
-        Transport.Groups noRing = (kind, threads) -> {
+        Transport.Groups noRing = (kind, threads, clock) -> {
             if (kind == Transport.Kind.IO_URING) { // what Netty throws when a child loop's ring fails
                 throw new IllegalStateException("failed to create a child event loop",
                         new RuntimeException("failed to create io_uring ring fd: Cannot allocate memory"));
@@ -88,5 +100,46 @@ class TransportTest {
         Transport nio = new Transport(Transport.Kind.NIO);
         assertThat(nio.nativeSockets()).isFalse();
         assertThatThrownBy(nio::domainSocketChannel).hasMessageStartingWith("not supported: unix sockets");
+    }
+
+    /** A read callback sees one time however long it runs; a task between turns reads the clock afresh. */
+    @ParameterizedTest
+    @EnumSource(Transport.Kind.class)
+    void aLoopsTurnIsOneTurnOfItsClock(Transport.Kind kind) throws Exception {
+        assumeTrue(available(kind), kind + " is not available here");
+        TurnClock clock = new TurnClock();
+        EventLoopGroup loop = new Transport(kind).newLoop(clock);
+        CompletableFuture<String> seen = new CompletableFuture<>();
+        try {
+            Channel server = new ServerBootstrap().group(loop).channel(new Transport(kind).serverSocketChannel())
+                    .childHandler(new ChannelInboundHandlerAdapter() {
+                        @Override
+                        public void channelRead(ChannelHandlerContext ctx, Object msg) {
+                            ReferenceCountUtil.release(msg);
+                            long first = clock.nanoTime();
+                            spinPast(first);
+                            String read = clock.nanoTime() == first ? "read: one time" : "read: two times";
+                            ctx.executor().execute(() -> {
+                                long t = clock.nanoTime();
+                                spinPast(t);
+                                seen.complete(read + ", task: " + (clock.nanoTime() == t ? "one time" : "two times"));
+                            });
+                        }
+                    }).bind(InetAddress.getLoopbackAddress(), 0).sync().channel();
+            try (Socket client = new Socket(InetAddress.getLoopbackAddress(),
+                    ((InetSocketAddress) server.localAddress()).getPort())) {
+                client.getOutputStream().write(1);
+                assertThat(seen.get(10, TimeUnit.SECONDS)).isEqualTo("read: one time, task: two times");
+            }
+            server.close().sync();
+        } finally {
+            loop.shutdownGracefully(0, 0, TimeUnit.MILLISECONDS);
+        }
+    }
+
+    private static void spinPast(long t) {
+        while (System.nanoTime() == t) {
+            Thread.onSpinWait();
+        }
     }
 }

@@ -33,6 +33,8 @@ public final class ServerConnection extends ChannelInboundHandlerAdapter impleme
     private final long id = SocketIds.next();
     private final Channel channel;
     private final ChannelPromise relayVoid;
+    /** This handler's context: relayed writes start here instead of at the pipeline's tail. */
+    private ChannelHandlerContext writer;
     private final BackendTarget target;
     private final String database;
     private final long connectTimeMillis = System.currentTimeMillis();
@@ -224,11 +226,11 @@ public final class ServerConnection extends ChannelInboundHandlerAdapter impleme
 
     /** Writes a client frame to the server (takes ownership), without flushing. */
     public void write(Frame frame) {
-        channel.write(frame.takeBytes(), relayVoid);
+        writer.write(frame.takeBytes(), relayVoid);
     }
 
     public void flush() {
-        channel.flush();
+        writer.flush();
     }
 
     public boolean isWritable() {
@@ -324,6 +326,11 @@ public final class ServerConnection extends ChannelInboundHandlerAdapter impleme
     }
 
     // ---- inbound ----------------------------------------------------------------------
+
+    @Override
+    public void handlerAdded(ChannelHandlerContext ctx) {
+        writer = ctx;
+    }
 
     @Override
     public void channelRead(ChannelHandlerContext ctx, Object msg) {

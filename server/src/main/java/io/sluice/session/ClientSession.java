@@ -50,6 +50,7 @@ public final class ClientSession extends ChannelInboundHandlerAdapter {
     private int remotePid;
     private final long connectTimeMillis = System.currentTimeMillis();
     private Channel channel;
+    private ChannelHandlerContext writer;
     private State state = State.LOGIN;
     private PoolKey poolKey;
     private ClientLogin login;
@@ -183,6 +184,11 @@ public final class ClientSession extends ChannelInboundHandlerAdapter {
         return channel;
     }
 
+    /** This handler's context: relayed writes start here instead of at the pipeline's tail. */
+    ChannelHandlerContext writer() {
+        return writer;
+    }
+
     ClientList.Node place() {
         return place;
     }
@@ -215,6 +221,7 @@ public final class ClientSession extends ChannelInboundHandlerAdapter {
     @Override
     public void channelActive(ChannelHandlerContext c) {
         channel = c.channel();
+        writer = c;
         remotePid = unixSocket ? PeerCredentials.pidOf(channel) : 0;
         timers = new SessionTimers(ctx.scheduler(), ctx.clock());
         ctx.clients().add(this);

@@ -1,6 +1,7 @@
 package io.sluice.session;
 
 import io.netty.channel.Channel;
+import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelPromise;
 import io.sluice.backend.ServerListener;
 import io.sluice.net.RunJoiner;
@@ -13,6 +14,8 @@ import io.sluice.net.RunJoiner;
 abstract class ClientSide implements ServerListener {
     protected final ClientSession session;
     protected final Channel client;
+    /** Where relayed writes and flushes to the client start ({@link ClientSession#writer}). */
+    protected final ChannelHandlerContext clientOut;
     /** The promise of every relayed write to the client ({@link RunJoiner#relayedWrites}). */
     protected final ChannelPromise clientVoid;
     protected final ReadGate gate;
@@ -21,6 +24,7 @@ abstract class ClientSide implements ServerListener {
     ClientSide(ClientSession session) {
         this.session = session;
         this.client = session.channel();
+        this.clientOut = session.writer();
         this.clientVoid = RunJoiner.relayedWrites(client);
         this.gate = new ReadGate(client);
     }

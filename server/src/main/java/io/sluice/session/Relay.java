@@ -66,7 +66,7 @@ final class Relay extends ClientSide implements StatementRouter.Owner {
         this.sync = new ParameterSync(params, this::server, this::sendPending, this::refuseParameters);
         this.checkout = new ServerCheckout(session, route.poolKey(), timeouts, this::attach);
         this.policy = new ReleasePolicy(route.mode(), route.resetAlways());
-        this.router = route.mode() == PoolMode.SESSION ? null : new StatementRouter(client, clientVoid, this, stats,
+        this.router = route.mode() == PoolMode.SESSION ? null : new StatementRouter(clientOut, clientVoid, this, stats,
                 route.maxPreparedStatements(), session.context().settings().trackedParameters());
         this.pins = new PinGuard(session, route);
         this.times = new QueryTimes(session, session.context().clock(), stats);
@@ -137,7 +137,7 @@ final class Relay extends ClientSide implements StatementRouter.Owner {
         }
         if (router != null && router.wroteClient) {
             router.wroteClient = false;
-            client.flush();
+            clientOut.flush();
         }
     }
 
@@ -264,7 +264,7 @@ final class Relay extends ClientSide implements StatementRouter.Owner {
             router.replies.fromServer(frame);
             return;
         }
-        client.write(frame.takeBytes(), clientVoid);
+        clientOut.write(frame.takeBytes(), clientVoid);
     }
 
     @Override
@@ -300,7 +300,7 @@ final class Relay extends ClientSide implements StatementRouter.Owner {
             // the pool's budgets want how long the transaction held its server
             lease.transactionDone(now - Math.max(linkedAt, began));
             if (policy.releaseAt(status) && !holdsServer()) {
-                client.flush();
+                clientOut.flush();
                 releaseServer();
                 return;
             }
@@ -328,7 +328,7 @@ final class Relay extends ClientSide implements StatementRouter.Owner {
             return; // the client went on; its next ReadyForQuery decides
         }
         if (policy.releaseAt(TransactionStatus.IDLE) && !holdsServer() && server != null) {
-            client.flush();
+            clientOut.flush();
             releaseServer();
         }
     }
@@ -340,7 +340,7 @@ final class Relay extends ClientSide implements StatementRouter.Owner {
 
     @Override
     public void onServerReadComplete() {
-        client.flush();
+        clientOut.flush();
     }
 
     @Override

@@ -55,7 +55,7 @@ final class ReplicationRelay extends ClientSide {
 
     @Override
     public void onServerFrame(Frame frame) {
-        client.write(frame.takeBytes(), clientVoid);
+        clientOut.write(frame.takeBytes(), clientVoid);
     }
 
     @Override
@@ -65,7 +65,7 @@ final class ReplicationRelay extends ClientSide {
 
     @Override
     public void onServerReadComplete() {
-        client.flush();
+        clientOut.flush();
     }
 
     @Override

@@ -2,7 +2,7 @@ package io.sluice.session;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
-import io.netty.channel.Channel;
+import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelPromise;
 import io.sluice.backend.ServerConnection;
 import io.sluice.proto.Frame;
@@ -47,7 +47,8 @@ final class StatementRouter {
         void desync(String why);
     }
 
-    final Channel client;
+    /** Where writes to the client start ({@link ClientSession#writer}). */
+    final ChannelHandlerContext client;
     /** The relay's promise for writes to the client ({@link ClientSide#clientVoid}). */
     final ChannelPromise clientVoid;
     final ByteBufAllocator alloc;
@@ -74,7 +75,7 @@ final class StatementRouter {
     /**
      * @param ignored lower-case parameter names ClientParams already replays from ParameterStatus
      */
-    StatementRouter(Channel client, ChannelPromise clientVoid, Owner owner, DatabaseStats stats, int maxPrepared,
+    StatementRouter(ChannelHandlerContext client, ChannelPromise clientVoid, Owner owner, DatabaseStats stats, int maxPrepared,
                     Set<String> ignored) {
         this.client = client;
         this.clientVoid = clientVoid;

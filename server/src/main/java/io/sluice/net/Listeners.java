@@ -84,7 +84,9 @@ public final class Listeners {
     public void bind(List<String> listenAddrs, int port, int backlog, boolean reusePort, Supplier<TcpTuning> tuning,
                      String unixSocketDir, int unixSocketMode, String unixSocketGroup, boolean mustBindAll,
                      BiConsumer<Channel, Boolean> init) throws IOException {
-        List<String> listening = new ArrayList<>();
+        // logged at the end, in PgBouncer's order: each TCP address, then the unix socket
+        List<Runnable> lines = new ArrayList<>();
+        List<String> unixWarnings = new ArrayList<>(1);
         try {
             // The unix socket is bound before the TCP ports and put in place right after them,
             // before anything is logged: a start script or test that sees the port answer (or
@@ -92,7 +94,7 @@ public final class Listeners {
             // both before its loop runs
             if (unixSocketDir != null && !unixSocketDir.isEmpty() && transport.nativeSockets()) {
                 bindUnix(Path.of(unixSocketDir, ".s.PGSQL." + port), backlog, reusePort, unixSocketMode,
-                        unixSocketGroup, mustBindAll, init);
+                        unixSocketGroup, mustBindAll, init, unixWarnings);
             }
             for (String addr : listenAddrs) {
                 for (InetSocketAddress sa : resolve(addr, port)) {
@@ -119,7 +121,8 @@ public final class Listeners {
                         if (mustBindAll) {
                             throw e;
                         }
-                        warning.accept("cannot listen on " + shown(sa) + ":" + port + ": bind(): " + reason(e));
+                        String line = "cannot listen on " + shown(sa) + ":" + port + ": bind(): " + reason(e);
+                        lines.add(() -> warning.accept(line));
                         continue;
                     }
                     tcp.add(listener);
@@ -128,28 +131,31 @@ public final class Listeners {
                     boolean dualStack = "*".equals(addr)
                             && ((InetSocketAddress) listener.localAddress()).getAddress() instanceof Inet6Address;
                     for (String shown : dualStack ? List.of("0.0.0.0", "[::]") : List.of(shown(sa))) {
-                        listening.add("listening on " + shown + ":" + port);
+                        lines.add(() -> info.accept("listening on " + shown + ":" + port));
                     }
                 }
             }
             if (unix != null) {
-                publishUnix(mustBindAll);
+                publishUnix(mustBindAll, unixWarnings);
             }
-            listening.forEach(info);
             if (unix != null) {
-                info.accept("listening on unix:" + unixPath);
+                String line = "listening on unix:" + unixPath;
+                lines.add(() -> info.accept(line));
             }
+            unixWarnings.forEach(line -> lines.add(() -> warning.accept(line)));
             if (tcp.isEmpty() && unix == null) {
                 throw new IOException("nowhere to listen on");
             }
         } catch (RuntimeException | IOException e) {
             closeAll();
             throw e instanceof IOException io ? io : new IOException("could not listen: " + e.getMessage(), e);
+        } finally {
+            lines.forEach(Runnable::run);
         }
     }
 
     private void bindUnix(Path path, int backlog, boolean reusePort, int mode, String group, boolean mustBind,
-                          BiConsumer<Channel, Boolean> init) throws IOException {
+                          BiConsumer<Channel, Boolean> init, List<String> warnings) throws IOException {
         unixPath = path;
         try {
             UnixSocketFile.clearForBind(unixPath, reusePort, info);
@@ -166,21 +172,21 @@ public final class Listeners {
             applyMode(bound, mode, group);
             unixFileKey = UnixSocketFile.fileKey(bound);
         } catch (RuntimeException | IOException e) {
-            unixFailed(e, mustBind);
+            unixFailed(e, mustBind, warnings);
         }
     }
 
     /** Renames the bound unix socket into its path; a failure there is a failure to bind it. */
-    private void publishUnix(boolean mustBind) throws IOException {
+    private void publishUnix(boolean mustBind, List<String> warnings) throws IOException {
         try {
             Files.move(UnixSocketFile.bindName(unixPath), unixPath, StandardCopyOption.REPLACE_EXISTING,
                     StandardCopyOption.ATOMIC_MOVE);
         } catch (RuntimeException | IOException e) {
-            unixFailed(e, mustBind);
+            unixFailed(e, mustBind, warnings);
         }
     }
 
-    private void unixFailed(Exception e, boolean mustBind) throws IOException {
+    private void unixFailed(Exception e, boolean mustBind, List<String> warnings) throws IOException {
         if (mustBind) {
             if (e instanceof IOException io) {
                 throw io;
@@ -192,7 +198,7 @@ public final class Listeners {
             close(unix);
             unix = null;
         }
-        warning.accept("cannot listen on unix:" + unixPath + ": bind(): " + reason(e));
+        warnings.add("cannot listen on unix:" + unixPath + ": bind(): " + reason(e));
     }
 
     /** Every address {@code addr} names, as getaddrinfo gives PgBouncer; "*" is the wildcard. */

@@ -5,6 +5,7 @@ import io.netty.channel.IoHandler;
 import io.netty.channel.IoHandlerContext;
 import io.netty.channel.IoHandlerFactory;
 import io.netty.channel.IoRegistration;
+import io.netty.util.concurrent.ThreadAwareExecutor;
 import io.sluice.util.TurnClock;
 
 /**
@@ -24,7 +25,7 @@ final class TimedTurns implements IoHandler {
     static IoHandlerFactory factory(IoHandlerFactory io, TurnClock clock) {
         return new IoHandlerFactory() {
             @Override
-            public IoHandler newHandler(io.netty.util.concurrent.ThreadAwareExecutor executor) {
+            public IoHandler newHandler(ThreadAwareExecutor executor) {
                 return new TimedTurns(io.newHandler(executor), clock);
             }
 

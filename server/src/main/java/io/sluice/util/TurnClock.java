@@ -4,8 +4,8 @@ package io.sluice.util;
  * The system clock, read once per turn of one event loop: every callback of a batch of I/O
  * completions sees the time of the batch's first reading, as PgBouncer's code reads its loop's
  * cached time. A transaction asks the time about ten times (timers, wait and query times, a
- * pool's idle and lifetime checks); this makes it one system call-free read per batch. Outside a
- * turn, and on any thread but the loop's, it reads the system clock. One instance per loop.
+ * pool's idle and lifetime checks); here that is one reading of the system clock per batch.
+ * Outside a turn, and on any thread but the loop's, it reads the system clock. One per loop.
  */
 public final class TurnClock implements Clock {
     private Thread loop;

@@ -117,6 +117,27 @@ class ListenersBindTest {
         }
     }
 
+    /** The log gives each TCP address in listen_addr's order, then the unix socket, as PgBouncer's does. */
+    @Test
+    void theLogFollowsTheAddressesThenTheUnixSocket() throws Exception {
+        assumeTrue(transport.nativeSockets(), "unix sockets need a native transport");
+        List<String> log = new ArrayList<>();
+        try (ServerSocket taken = takenPort()) {
+            int port = taken.getLocalPort(); // taken on 127.0.0.1 only
+            Listeners l = new Listeners(group, transport, line -> { }, line -> log.add("WARNING " + line),
+                    line -> log.add("LOG " + line));
+            try {
+                l.bind(List.of("127.0.0.2", "127.0.0.1"), port, 16, false, () -> new TcpTuning(false, 0, 0, 0, 0, 0),
+                        tmp.toString(), 0777, null, false, (Channel ch, Boolean unix) -> ch.close());
+                assertThat(log).containsExactly("LOG listening on 127.0.0.2:" + port,
+                        "WARNING cannot listen on 127.0.0.1:" + port + ": bind(): Address already in use",
+                        "LOG listening on unix:" + tmp.resolve(".s.PGSQL." + port));
+            } finally {
+                l.closeAll().join();
+            }
+        }
+    }
+
     /** The successor binds the unix socket first, but only takes the path once every port is bound. */
     @Test
     void aHandoverSuccessorThatCannotBindAPortLeavesTheOldSocketInPlace() throws Exception {

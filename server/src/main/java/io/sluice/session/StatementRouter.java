@@ -75,8 +75,8 @@ final class StatementRouter {
     /**
      * @param ignored lower-case parameter names ClientParams already replays from ParameterStatus
      */
-    StatementRouter(ChannelHandlerContext client, ChannelPromise clientVoid, Owner owner, DatabaseStats stats, int maxPrepared,
-                    Set<String> ignored) {
+    StatementRouter(ChannelHandlerContext client, ChannelPromise clientVoid, Owner owner, DatabaseStats stats,
+                    int maxPrepared, Set<String> ignored) {
         this.client = client;
         this.clientVoid = clientVoid;
         this.alloc = client.alloc();

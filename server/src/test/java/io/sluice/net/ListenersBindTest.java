@@ -153,7 +153,8 @@ class ListenersBindTest {
                     (Channel ch, Boolean unix) -> ch.close())).isInstanceOf(IOException.class);
             successor.closeAll().join();
             assertThat(UnixSocketFile.fileKey(socket)).as("the old process's socket file").isEqualTo(oldFile);
-            assertThat(tmp.toFile().list()).as("the successor's bound name is gone").containsExactly(socket.getFileName().toString());
+            assertThat(tmp.toFile().list()).as("the successor's bound name is gone")
+                    .containsExactly(socket.getFileName().toString());
         }
     }
 

@@ -15,6 +15,7 @@ import io.netty.channel.epoll.EpollIoHandler;
 import io.netty.channel.epoll.EpollSocketChannel;
 import io.netty.channel.uring.IoUring;
 import io.netty.util.ReferenceCountUtil;
+import io.sluice.testkit.FreePorts;
 import io.sluice.util.TurnClock;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
@@ -125,7 +126,7 @@ class TransportTest {
                                 seen.complete(read + ", task: " + (clock.nanoTime() == t ? "one time" : "two times"));
                             });
                         }
-                    }).bind(InetAddress.getLoopbackAddress(), 0).sync().channel();
+                    }).bind(InetAddress.getLoopbackAddress(), FreePorts.next()).sync().channel();
             try (Socket client = new Socket(InetAddress.getLoopbackAddress(),
                     ((InetSocketAddress) server.localAddress()).getPort())) {
                 client.getOutputStream().write(1);

@@ -99,8 +99,10 @@ public final class ServerConnection extends ChannelInboundHandlerAdapter impleme
         return Endpoint.of(channel.localAddress(), 0);
     }
 
-    /** PostgreSQL's address; over a unix socket, the port its socket file is named after. */
-    /** The server's address; before the socket connected (a failed connect), the target's. */
+    /**
+     * PostgreSQL's address (over a unix socket, with the port its socket file is named after);
+     * before the socket connected (a failed connect), the target's.
+     */
     public Endpoint remote() {
         java.net.SocketAddress a = channel.remoteAddress();
         if (a == null && !target.unixSocket()) {

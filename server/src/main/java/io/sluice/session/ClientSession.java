@@ -49,7 +49,7 @@ public final class ClientSession extends ChannelInboundHandlerAdapter {
     private final boolean unixSocket;
     private int remotePid;
     private final long connectTimeMillis = System.currentTimeMillis();
-    private Channel channel;
+    /** This handler's context, from channelActive on: the channel, and where relayed writes start. */
     private ChannelHandlerContext writer;
     private State state = State.LOGIN;
     private PoolKey poolKey;
@@ -96,7 +96,7 @@ public final class ClientSession extends ChannelInboundHandlerAdapter {
 
     /** The client's address; a unix-socket client shows the listen port, as in PgBouncer. */
     public Endpoint remote() {
-        return Endpoint.of(channel == null ? null : channel.remoteAddress(), ctx.settings().listenPort());
+        return Endpoint.of(writer == null ? null : channel().remoteAddress(), ctx.settings().listenPort());
     }
 
     public String database() {
@@ -104,7 +104,7 @@ public final class ClientSession extends ChannelInboundHandlerAdapter {
     }
 
     public Endpoint local() {
-        return Endpoint.of(channel == null ? null : channel.localAddress(), ctx.settings().listenPort());
+        return Endpoint.of(writer == null ? null : channel().localAddress(), ctx.settings().listenPort());
     }
 
     public String applicationName() {
@@ -180,11 +180,12 @@ public final class ClientSession extends ChannelInboundHandlerAdapter {
         return ctx;
     }
 
+    /** Null before channelActive. */
     Channel channel() {
-        return channel;
+        return writer == null ? null : writer.channel();
     }
 
-    /** This handler's context: relayed writes start here instead of at the pipeline's tail. */
+    /** Relayed writes start here, at this handler, instead of at the pipeline's tail. */
     ChannelHandlerContext writer() {
         return writer;
     }
@@ -220,9 +221,8 @@ public final class ClientSession extends ChannelInboundHandlerAdapter {
 
     @Override
     public void channelActive(ChannelHandlerContext c) {
-        channel = c.channel();
         writer = c;
-        remotePid = unixSocket ? PeerCredentials.pidOf(channel) : 0;
+        remotePid = unixSocket ? PeerCredentials.pidOf(c.channel()) : 0;
         timers = new SessionTimers(ctx.scheduler(), ctx.clock());
         ctx.clients().add(this);
         login = new ClientLogin(this, timers);
@@ -349,7 +349,7 @@ public final class ClientSession extends ChannelInboundHandlerAdapter {
         timers.cancelAll();
         this.params = p;
         cancelKey = ctx.clients().issueCancelKey(this, ctx.peerCancels().peerId());
-        Encoders.greet(channel, welcome, p.own(), cancelKey.pid(), cancelKey.secret());
+        Encoders.greet(channel(), welcome, p.own(), cancelKey.pid(), cancelKey.secret());
         ClientDebug.line(this, () -> "logged in");
         moveTo(to);
     }
@@ -451,6 +451,6 @@ public final class ClientSession extends ChannelInboundHandlerAdapter {
     }
 
     void write(ByteBuf buf) {
-        channel.write(buf);
+        channel().write(buf);
     }
 }

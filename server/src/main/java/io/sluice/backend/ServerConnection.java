@@ -156,8 +156,9 @@ public final class ServerConnection extends ChannelInboundHandlerAdapter impleme
         return connectTimeMillis;
     }
 
-    public void markRequest() {
-        requestTimeMillis = System.currentTimeMillis();
+    /** A client was linked at {@code epochMillis} (its loop turn's time): request_time in SHOW SERVERS. */
+    public void markRequest(long epochMillis) {
+        requestTimeMillis = epochMillis;
     }
 
     public long requestTimeMillis() {

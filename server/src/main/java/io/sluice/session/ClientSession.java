@@ -48,7 +48,12 @@ public final class ClientSession extends ChannelInboundHandlerAdapter {
     private final SessionContext ctx;
     private final boolean unixSocket;
     private int remotePid;
-    private final long connectTimeMillis = System.currentTimeMillis();
+    private long connectTimeMillis;
+    /**
+     * request_time in SHOW CLIENTS: when the client's last message came (the loop turn's time), its
+     * connect time before the first, as PgBouncer stamps every packet it reads, login ones too.
+     */
+    private long requestTimeMillis;
     /** This handler's context, from channelActive on: the channel, and where relayed writes start. */
     private ChannelHandlerContext writer;
     private State state = State.LOGIN;
@@ -65,7 +70,6 @@ public final class ClientSession extends ChannelInboundHandlerAdapter {
     private boolean poolless;
     private CancelKeys.Key cancelKey;
     private ClientParams params;
-    private final RequestTime requestTime = new RequestTime(System::currentTimeMillis);
     private final ClientTlsState tlsState = new ClientTlsState(this);
     private final ClientEnding ending = new ClientEnding(this);
 
@@ -163,7 +167,7 @@ public final class ClientSession extends ChannelInboundHandlerAdapter {
     }
 
     public long requestTimeMillis() {
-        return requestTime.millis();
+        return requestTimeMillis;
     }
 
     // ---- for the login, the console and the registry -------------------------------------------
@@ -222,6 +226,8 @@ public final class ClientSession extends ChannelInboundHandlerAdapter {
     @Override
     public void channelActive(ChannelHandlerContext c) {
         writer = c;
+        connectTimeMillis = ctx.clock().currentTimeMillis();
+        requestTimeMillis = connectTimeMillis;
         remotePid = unixSocket ? PeerCredentials.pidOf(c.channel()) : 0;
         timers = new SessionTimers(ctx.scheduler(), ctx.clock());
         ctx.clients().add(this);
@@ -246,6 +252,7 @@ public final class ClientSession extends ChannelInboundHandlerAdapter {
             ReferenceCountUtil.release(msg);
             return;
         }
+        requestTimeMillis = ctx.clock().currentTimeMillis();
         if (msg instanceof StartupPacket p) {
             login.onStartupPacket(p);
             return;
@@ -265,7 +272,6 @@ public final class ClientSession extends ChannelInboundHandlerAdapter {
         } else if (console != null) {
             console.onFrame(frame);
         } else {
-            requestTime.message();
             if (frame.type() == 'X') {
                 frame.release();
                 close("client close request");
@@ -279,7 +285,6 @@ public final class ClientSession extends ChannelInboundHandlerAdapter {
 
     @Override
     public void channelReadComplete(ChannelHandlerContext c) {
-        requestTime.readEnded();
         ClientSide side = linked(); // once per read batch: no Optional
         if (side != null) {
             side.clientReadComplete();

@@ -49,4 +49,20 @@ class TurnClockTest {
         assertThat(clock.nanoTime()).isEqualTo(cached);
         clock.turnEnded();
     }
+
+    @Test
+    void theWallClockIsReadOncePerTurnToo() {
+        clock.turnStarted();
+        long first = clock.currentTimeMillis();
+        long until = System.currentTimeMillis() + 2;
+        while (System.currentTimeMillis() < until) {
+            Thread.onSpinWait();
+        }
+        assertThat(clock.currentTimeMillis()).as("the turn's reading").isEqualTo(first);
+        clock.turnEnded();
+        assertThat(clock.currentTimeMillis()).as("between turns: the system clock").isGreaterThan(first);
+        clock.turnStarted();
+        assertThat(clock.currentTimeMillis()).as("a new turn reads afresh").isGreaterThan(first);
+        clock.turnEnded();
+    }
 }

@@ -10,13 +10,22 @@ public final class VirtualScheduler implements Clock, Scheduler {
 
     private final PriorityQueue<Task> queue = new PriorityQueue<>((a, b) ->
             a.time != b.time ? Long.compare(a.time, b.time) : Long.compare(a.seq, b.seq));
-    private long now = 1_000_000_000L;
+    /** The wall clock's reading at the start: 2026-11-30 10:00:00 UTC. */
+    public static final long EPOCH_MILLIS = 1_796_032_800_000L;
+    private static final long START_NANOS = 1_000_000_000L;
+    private long now = START_NANOS;
     private long seq;
     private int ran;
 
     @Override
     public long nanoTime() {
         return now;
+    }
+
+    /** The wall clock moves with the virtual one, from {@link #EPOCH_MILLIS} at the start. */
+    @Override
+    public long currentTimeMillis() {
+        return EPOCH_MILLIS + (now - START_NANOS) / 1_000_000L;
     }
 
     @Override

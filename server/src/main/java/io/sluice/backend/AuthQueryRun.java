@@ -61,7 +61,6 @@ public final class AuthQueryRun implements Waiter, ServerListener {
         lease = l;
         server = ServerConnection.of(l.server());
         server.link(this, "");
-        server.markRequest(System.currentTimeMillis());
         var ch = server.channel();
         ch.writeAndFlush(Encoders.extendedQuery(ch.alloc(), sql, List.of(user)));
     }

@@ -20,6 +20,7 @@ import io.sluice.proto.SqlState;
 import io.sluice.proto.codec.Encoders;
 import io.sluice.proto.codec.FrameDecoder;
 import io.sluice.tls.ServerTls;
+import io.sluice.util.Clock;
 
 import java.net.InetSocketAddress;
 import java.net.SocketAddress;
@@ -46,17 +47,20 @@ public final class NettyServerConnector implements ServerConnector {
     private final Supplier<ServerTls> tls;
     private final ConnectionLogging logging;
     private final Supplier<TcpTuning> tcpTuning;
+    private final Clock clock;
 
     /**
      * @param tls            the server_tls_* setup new connections use (RELOAD swaps it)
      * @param logging        log_connections ("SSL established" is a LOG line then, else NOISE) and log_disconnections
      * @param tcpTuning      tcp_keepalive, tcp_keep*, tcp_user_timeout, tcp_socket_buffer for new TCP connections
+     * @param clock          the loop's clock: connect_time and request_time of the connections in SHOW SERVERS
      */
     public NettyServerConnector(EventLoop loop, Transport transport, Function<PoolKey, BackendTarget> targets,
                                 String defaultSocketDir, Consumer<ServerConnection> onCreated,
                                 Supplier<ServerTls> tls, ConnectionLogging logging,
-                                Supplier<TcpTuning> tcpTuning, FairReads fairReads) {
+                                Supplier<TcpTuning> tcpTuning, FairReads fairReads, Clock clock) {
         this.loop = loop;
+        this.clock = clock;
         this.fairReads = fairReads;
         this.transport = transport;
         this.targets = targets;
@@ -128,7 +132,7 @@ public final class NettyServerConnector implements ServerConnector {
                         tuning.apply(ch); // a unix socket is left alone
                         fairReads.apply(ch);
                         ServerConnection conn = new ServerConnection(ch, target, key.database(), login,
-                                logging.disconnections());
+                                logging.disconnections(), clock);
                         ServerDebug.launching(conn, target);
                         if (negotiateTls) {
                             ch.pipeline().addLast(ServerTlsNegotiation.NAME, new ServerTlsNegotiation(serverTls, conn,

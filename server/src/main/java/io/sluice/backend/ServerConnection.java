@@ -16,6 +16,7 @@ import io.sluice.proto.TransactionStatus;
 import io.sluice.proto.codec.BackendDecoding;
 import io.sluice.proto.codec.Encoders;
 import io.sluice.util.SharedStrings;
+import io.sluice.util.Clock;
 import io.sluice.util.SocketIds;
 
 import java.util.function.BooleanSupplier;
@@ -37,7 +38,9 @@ public final class ServerConnection extends ChannelInboundHandlerAdapter impleme
     private ChannelHandlerContext writer;
     private final BackendTarget target;
     private final String database;
-    private final long connectTimeMillis = System.currentTimeMillis();
+    /** The loop's clock: request_time is stamped at each packet read, as PgBouncer stamps it. */
+    private final Clock clock;
+    private final long connectTimeMillis;
     private final ServerParams params = new ServerParams();
     private final InternalQueries internal = new InternalQueries(this);
     private State state = State.LOGIN;
@@ -46,15 +49,21 @@ public final class ServerConnection extends ChannelInboundHandlerAdapter impleme
     private BackendMessage.BackendKeyData cancelKey;
     private ServerListener listener;
     private ServerLogin login;
+    /** request_time in SHOW SERVERS: when the last packet came from the server, the connect time before it. */
     private long requestTimeMillis;
+    /** A client has been linked at least once. */
+    private boolean servedClient;
     private boolean retired;
     private String clientApplicationName = "";
     private final BooleanSupplier logDisconnections;
     private Object sessionState; // the session layer's, opaque here: statements it prepared, settings
 
     public ServerConnection(Channel channel, BackendTarget target, String database, ServerLogin login,
-                            BooleanSupplier logDisconnections) {
+                            BooleanSupplier logDisconnections, Clock clock) {
         this.channel = channel;
+        this.clock = clock;
+        this.connectTimeMillis = clock.currentTimeMillis();
+        this.requestTimeMillis = connectTimeMillis;
         this.logDisconnections = logDisconnections;
         this.relayVoid = RunJoiner.relayedWrites(channel);
         this.target = target;
@@ -156,19 +165,13 @@ public final class ServerConnection extends ChannelInboundHandlerAdapter impleme
         return connectTimeMillis;
     }
 
-    /** A client was linked at {@code epochMillis} (its loop turn's time): request_time in SHOW SERVERS. */
-    public void markRequest(long epochMillis) {
-        requestTimeMillis = epochMillis;
-    }
-
     public long requestTimeMillis() {
         return requestTimeMillis;
     }
 
-    /** A client has been linked to this server at least once ({@link #markRequest} ran). */
     @Override
     public boolean servedClient() {
-        return requestTimeMillis != 0;
+        return servedClient;
     }
 
     public void retire() { // its host drains: see ServerHandle#retired()
@@ -200,6 +203,7 @@ public final class ServerConnection extends ChannelInboundHandlerAdapter impleme
             throw new IllegalStateException("link in state " + state);
         }
         this.listener = l;
+        servedClient = true;
         this.clientApplicationName = applicationName == null ? "" : applicationName;
         state = State.ACTIVE;
         channel.config().setAutoRead(l.clientWritable());
@@ -338,6 +342,7 @@ public final class ServerConnection extends ChannelInboundHandlerAdapter impleme
     @Override
     public void channelRead(ChannelHandlerContext ctx, Object msg) {
         Frame frame = (Frame) msg;
+        requestTimeMillis = clock.currentTimeMillis();
         try {
             if (state == State.ACTIVE) {
                 relay(frame); // the linked client takes the frame over

@@ -127,7 +127,7 @@ public final class SluiceServer implements SessionContext {
         this.hosts = new HostRouting(() -> routing, scramKeys, authLookups::queriedSecret);
         this.listeners = new Listeners(group, transport, Log.global()::error, Log.global()::warning, Log.global()::info);
         this.connector = new NettyServerConnector(loop, transport, hosts::next, socketDir, this::serverCreated,
-                tls::server, logging, this::tcpTuning, listeners.fairReads());
+                tls::server, logging, this::tcpTuning, listeners.fairReads(), clock);
         this.dedicated = new DedicatedServers(connector, poolEvents);
         this.replicas = new ReplicaChecking(this, connector, hosts);
         hosts.serviceCheck(replicas::inService);

@@ -185,7 +185,6 @@ final class Relay extends ClientSide implements StatementRouter.Owner {
             stats.assignment((now - checkout.waitStart()) / 1000);
         }
         server.link(this, params.applicationName());
-        server.markRequest(session.context().clock().currentTimeMillis());
         linkedAt = now;
         boolean held = sync.start(server);
         if (router != null) {

@@ -21,7 +21,6 @@ final class ReplicationRelay extends ClientSide {
         super(session);
         this.server = server;
         server.link(this, applicationName);
-        server.markRequest(session.context().clock().currentTimeMillis());
     }
 
     ServerConnection server() {

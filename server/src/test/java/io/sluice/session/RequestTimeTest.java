@@ -13,8 +13,8 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /**
- * request_time in SHOW CLIENTS and SHOW SERVERS, from the context's clock: PgBouncer sets a client's
- * to its connect time at accept and stamps it at every packet it reads, login packets too.
+ * request_time in SHOW CLIENTS and SHOW SERVERS, from the loop's clock: PgBouncer sets a connection's
+ * to its connect time and stamps it at every packet it reads from it, login packets too.
  */
 class RequestTimeTest {
     private static final long T0 = VirtualScheduler.EPOCH_MILLIS;
@@ -37,17 +37,19 @@ class RequestTimeTest {
     }
 
     @Test
-    void aQueryStampsTheClientAndTheServerItIsLinkedTo() {
+    void aServersRequestTimeIsItsLastPacketsTime() {
         var h = new SessionHarness(PoolMode.TRANSACTION);
-        assertThat(h.server.requestTimeMillis()).as("never linked").isZero();
+        assertThat(h.server.connectTimeMillis()).isEqualTo(T0);
+        assertThat(h.server.requestTimeMillis()).as("its login packets").isEqualTo(T0);
 
         h.time.advanceMillis(1_500);
         h.clientSends(Encoders.query(ALLOC, "select 1"));
         assertThat(h.session.requestTimeMillis()).isEqualTo(T0 + 1_500);
-        assertThat(h.server.requestTimeMillis()).as("linked at the query").isEqualTo(T0 + 1_500);
+        assertThat(h.server.requestTimeMillis()).as("a query sent to it is no packet from it").isEqualTo(T0);
 
         h.time.advanceMillis(2_000);
         h.serverAnswers(TransactionStatus.IDLE);
-        assertThat(h.session.requestTimeMillis()).as("answers are no request").isEqualTo(T0 + 1_500);
+        assertThat(h.server.requestTimeMillis()).as("its answer").isEqualTo(T0 + 3_500);
+        assertThat(h.session.requestTimeMillis()).as("answers are no client request").isEqualTo(T0 + 1_500);
     }
 }

@@ -123,7 +123,7 @@ class SessionHarness implements SessionContext, Cancels {
             EmbeddedChannel ch = new EmbeddedChannel();
             ServerConnection s = new ServerConnection(ch, target, "db", new ServerLogin(BackendCredentials.none("u"),
                     c -> { }, (x, m) -> { throw new AssertionError(m); }, (x, m) -> { throw new AssertionError(m); }),
-                    ConnectionLogging.DEFAULTS.disconnections());
+                    ConnectionLogging.DEFAULTS.disconnections(), time);
             ch.pipeline().addLast(new FrameDecoder(1 << 30, "Dd"), s);
             ch.writeInbound(concat(Encoders.authentication(ALLOC, 0, new byte[0]),
                     Encoders.readyForQuery(ALLOC, TransactionStatus.IDLE)));

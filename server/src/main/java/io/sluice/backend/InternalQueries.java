@@ -17,7 +17,7 @@ import java.util.function.IntConsumer;
  * swallowed up to its ReadyForQuery and counted in server_bytes, and its caller hears whether
  * it ended without error. The connection keeps the parameters and status the answer brings.
  */
-final class InternalQueries {
+public final class InternalQueries {
     private final ServerConnection conn;
     /** Bytes of the replies to Sluice's own queries (parameter SETs, reset, check), for server_bytes. */
     private IntConsumer replyBytes = n -> { };
@@ -30,12 +30,39 @@ final class InternalQueries {
         this.conn = conn;
     }
 
-    void countReplies(IntConsumer bytes) {
+    /**
+     * Where the bytes of replies to the pooler's own queries go: PgBouncer's server_bytes
+     * (SHOW STATS total_sent) counts every packet a server sends, those included.
+     */
+    public void countReplies(IntConsumer bytes) {
         this.replyBytes = bytes;
     }
 
-    void checkQuery(String q) {
+    /** server_check_query; {@code <empty>} in the config means an empty query string. */
+    public void checkQuery(String q) {
         this.checkQuery = q;
+    }
+
+    /**
+     * Runs a query the pooler needs (reset, check, SET...) and swallows its results;
+     * {@code done} gets true when it ended without error.
+     */
+    public void run(String sql, Consumer<Boolean> done) {
+        runAfter(0, sql, done);
+    }
+
+    /**
+     * {@link #run} on a server that still owes {@code readiesOwed} answers (each up to its
+     * ReadyForQuery) to a client that left: those are swallowed first, so that none of them is
+     * taken for this query's end and this query's answer reaches nobody after the release.
+     */
+    public void runAfter(int readiesOwed, String sql, Consumer<Boolean> done) {
+        send(readiesOwed, sql, a -> done.accept(a == QueryAnswer.OK));
+    }
+
+    /** {@link #run}, telling an error answer apart from none. */
+    public void runAnswered(String sql, Consumer<QueryAnswer> done) {
+        send(0, sql, done);
     }
 
     /**
@@ -44,17 +71,14 @@ final class InternalQueries {
      */
     void probe(Probe kind, Consumer<Boolean> done) {
         if (kind == Probe.CHECK) {
-            run(0, checkQuery, a -> done.accept(a != QueryAnswer.NONE));
+            send(0, checkQuery, a -> done.accept(a != QueryAnswer.NONE));
         } else {
-            run(0, "ROLLBACK", a -> done.accept(a == QueryAnswer.OK));
+            send(0, "ROLLBACK", a -> done.accept(a == QueryAnswer.OK));
         }
     }
 
-    /**
-     * {@link ServerConnection#runInternalAfter}: sends {@code sql} unless the server is closed,
-     * still logging in or running another query of the pooler's.
-     */
-    void run(int readiesOwed, String sql, Consumer<QueryAnswer> done) {
+    /** Sends {@code sql} unless the server is closed, still logging in or running another query of the pooler's. */
+    private void send(int readiesOwed, String sql, Consumer<QueryAnswer> done) {
         State back = conn.state();
         if (!conn.isOpen() || back == State.INTERNAL || back == State.LOGIN) {
             done.accept(QueryAnswer.NONE);
@@ -90,7 +114,8 @@ final class InternalQueries {
         }
     }
 
-    String lastError() {
+    /** "SEVERITY: message" of the last error one of the pooler's own queries got here. */
+    public String lastError() {
         return lastError;
     }
 

@@ -15,13 +15,12 @@ import io.sluice.proto.ProtocolException;
 import io.sluice.proto.TransactionStatus;
 import io.sluice.proto.codec.BackendDecoding;
 import io.sluice.proto.codec.Encoders;
-import io.sluice.util.SharedStrings;
 import io.sluice.util.Clock;
+import io.sluice.util.SharedStrings;
 import io.sluice.util.SocketIds;
 
 import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
-import java.util.function.IntConsumer;
 
 /**
  * One connection to PostgreSQL. Owns its channel's inbound handling: login (through
@@ -88,12 +87,9 @@ public final class ServerConnection extends ChannelInboundHandlerAdapter impleme
         return target.credentials().user();
     }
 
-    /**
-     * Where the bytes of replies to the pooler's own queries go: PgBouncer's server_bytes
-     * (SHOW STATS total_sent) counts every packet a server sends, those included.
-     */
-    public void countOwnReplies(IntConsumer bytes) {
-        internal.countReplies(bytes);
+    /** The queries the pooler runs on this server itself (reset, check, SET...). */
+    public InternalQueries internal() {
+        return internal;
     }
 
     public String database() {
@@ -247,38 +243,6 @@ public final class ServerConnection extends ChannelInboundHandlerAdapter impleme
     @Override
     public void probe(Probe kind, Consumer<Boolean> done) {
         internal.probe(kind, done);
-    }
-
-    /** server_check_query; {@code <empty>} in the config means an empty query string. */
-    public void checkQuery(String q) {
-        internal.checkQuery(q);
-    }
-
-    /**
-     * Runs a query the pooler needs (reset, check, SET...) and swallows its results;
-     * {@code done} gets true when it ended without error.
-     */
-    public void runInternal(String sql, Consumer<Boolean> done) {
-        runInternalAfter(0, sql, done);
-    }
-
-    /** "SEVERITY: message" of the last error one of the pooler's own queries got here. */
-    public String internalError() {
-        return internal.lastError();
-    }
-
-    /**
-     * {@link #runInternal} on a server that still owes {@code readiesOwed} answers (each up to its
-     * ReadyForQuery) to a client that left: those are swallowed first, so that none of them is
-     * taken for this query's end and this query's answer reaches nobody after the release.
-     */
-    public void runInternalAfter(int readiesOwed, String sql, Consumer<Boolean> done) {
-        internal.run(readiesOwed, sql, a -> done.accept(a == QueryAnswer.OK));
-    }
-
-    /** {@link #runInternal}, telling an error answer apart from none. */
-    public void runAnswered(String sql, Consumer<QueryAnswer> done) {
-        internal.run(0, sql, done);
     }
 
     /** {@link InternalQueries} move the connection into INTERNAL and back, where a linked client paces reading. */

@@ -165,10 +165,10 @@ public final class ServerLogin {
             report(conn);
             return;
         }
-        conn.runAnswered(q, a -> {
+        conn.internal().runAnswered(q, a -> {
             if (a == QueryAnswer.ERROR) {
                 // PgBouncer's words; it goes on as well
-                Log.global().error("S: error while executing exec_on_query: " + conn.internalError());
+                Log.global().error("S: error while executing exec_on_query: " + conn.internal().lastError());
             }
             if (conn.isOpen()) {
                 report(conn);

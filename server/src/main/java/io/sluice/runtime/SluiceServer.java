@@ -175,9 +175,9 @@ public final class SluiceServer implements SessionContext {
     }
 
     private void serverCreated(ServerConnection conn) {
-        conn.checkQuery(routing.config().serverCheckQuery().orElse(""));
+        conn.internal().checkQuery(routing.config().serverCheckQuery().orElse(""));
         DatabaseStats dbStats = stats.of(conn.database());
-        conn.countOwnReplies(n -> dbStats.add(DatabaseStats.SENT, n));
+        conn.internal().countReplies(n -> dbStats.add(DatabaseStats.SENT, n));
         servers.put(conn.id(), conn);
         open.add(conn.channel());
         conn.channel().closeFuture().addListener(f -> {

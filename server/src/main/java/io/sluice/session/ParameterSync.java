@@ -51,7 +51,7 @@ final class ParameterSync {
         }
         boolean held = params.syncTriesNew(server.params().values());
         trying = held;
-        server.runInternal(sync, ok -> {
+        server.internal().run(sync, ok -> {
             if (!held) {
                 if (!ok) {
                     server.log(Level.WARNING, "setting client parameters failed: " + sync);

@@ -48,7 +48,7 @@ final class PinGuard {
      * {@code readiesOwed}: answers still in flight to the client (a pin probe), skipped first.
      */
     static void discardSession(ServerConnection s, Lease l, int readiesOwed) {
-        s.runInternalAfter(readiesOwed, "DISCARD ALL", ok -> {
+        s.internal().runAfter(readiesOwed, "DISCARD ALL", ok -> {
             if (ok) {
                 ServerSync.serverReset(s);
                 l.release();

@@ -202,7 +202,7 @@ final class Relay extends ClientSide implements StatementRouter.Owner {
 
     /** As PgBouncer's varcache_apply failure: the server and the client both close. */
     private void refuseParameters(ServerConnection s) {
-        Log.global().error("varcache_apply failed: " + s.internalError()); // PgBouncer's line has no S- prefix
+        Log.global().error("varcache_apply failed: " + s.internal().lastError()); // PgBouncer's line has no S- prefix
         closeServerThenClient(INVALID_PARAMETER);
     }
 

@@ -19,14 +19,14 @@ final class ServerReturn {
             l.release();
             return;
         }
-        s.runAnswered(resetQuery, a -> {
+        s.internal().runAnswered(resetQuery, a -> {
             switch (a) {
                 case OK -> {
                     ServerSync.serverReset(s);
                     l.release();
                 }
                 case ERROR -> {
-                    s.log(Level.WARNING, "server_reset_query failed: " + s.internalError());
+                    s.log(Level.WARNING, "server_reset_query failed: " + s.internal().lastError());
                     l.release();
                 }
                 case NONE -> l.discard("reset query failed");

@@ -13,7 +13,6 @@ public final class TurnClock implements Clock {
     private boolean inTurn;
     private boolean read;
     private long now;
-    private boolean wallRead;
     private long wallNow;
 
     /** The loop's thread, before it runs the callbacks of one batch of completions. */
@@ -21,7 +20,6 @@ public final class TurnClock implements Clock {
         loop = Thread.currentThread();
         inTurn = true;
         read = false; // read at the first ask: the turn may begin with a wait for I/O
-        wallRead = false;
     }
 
     /** The loop's thread, after the batch: tasks and timers run between turns read afresh. */
@@ -31,25 +29,24 @@ public final class TurnClock implements Clock {
 
     @Override
     public long nanoTime() {
-        if (!inTurn || Thread.currentThread() != loop) {
-            return System.nanoTime();
-        }
-        if (!read) {
-            now = System.nanoTime();
-            read = true;
-        }
-        return now;
+        return cached() ? now : System.nanoTime();
     }
 
     @Override
     public long currentTimeMillis() {
+        return cached() ? wallNow : System.currentTimeMillis();
+    }
+
+    /** True on the loop's thread during a turn, with both clocks read at the turn's first ask. */
+    private boolean cached() {
         if (!inTurn || Thread.currentThread() != loop) {
-            return System.currentTimeMillis();
+            return false;
         }
-        if (!wallRead) {
+        if (!read) {
+            now = System.nanoTime();
             wallNow = System.currentTimeMillis();
-            wallRead = true;
+            read = true;
         }
-        return wallNow;
+        return true;
     }
 }

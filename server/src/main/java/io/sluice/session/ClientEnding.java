@@ -102,7 +102,7 @@ final class ClientEnding {
     /** Input that breaks the protocol: its ERROR line (if PgBouncer logs one), then the client gets its error. */
     void refuse(ProtocolException pe) {
         if (pe.errorLine() != null) {
-            session.log(Level.ERROR, pe.errorLine());
+            ClientLog.line(session, Level.ERROR, pe.errorLine());
         }
         fail(pe.error(), pe.getMessage());
     }
@@ -119,13 +119,13 @@ final class ClientEnding {
         closing = true;
         session.timers().cancelAll();
         if (reason != null && session.context().settings().logDisconnections()) {
-            session.log(Log.closingBecause(reason, session.connectTimeMillis()));
+            ClientLog.line(session, Log.closingBecause(reason, session.connectTimeMillis()));
         }
         session.settle();
         session.moveTo(ClientSession.State.CLOSED);
         session.context().clients().remove(session);
         if (sent != null && session.context().settings().logPoolerErrors()) {
-            session.log(Level.WARNING, "pooler error: " + sent.message());
+            ClientLog.line(session, Level.WARNING, "pooler error: " + sent.message());
         }
         Channel channel = session.channel();
         if (!channel.isActive()) {

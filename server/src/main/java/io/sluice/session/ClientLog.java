@@ -6,28 +6,50 @@ import io.sluice.log.Log;
 import java.util.function.Supplier;
 
 /**
- * PgBouncer's {@code -v} (DEBUG) and {@code -v -v} (NOISE) lines about a client, in its words
- * ("P: got connection", "got var", "logged in", "query time"...). A line is built only when it
- * is printed.
+ * Log lines about one client, each with PgBouncer's prefix: the client's id, its database and
+ * user ("(nodb)" while PgBouncer would have no pool for it, "(nouser)" before it names a user) and
+ * its address ({@code unix(<pid>)} for a unix-socket client). The {@code -v} (DEBUG) and
+ * {@code -v -v} (NOISE) lines, in PgBouncer's words ("P: got connection", "got var", "logged
+ * in"...), are built only when printed.
  */
-final class ClientDebug {
-    private ClientDebug() {
+final class ClientLog {
+    private ClientLog() {
     }
 
-    static void line(ClientSession s, Supplier<String> message) {
-        line(s, Level.DEBUG, message);
+    static void line(ClientSession s, String message) {
+        line(s, Level.LOG, message);
     }
 
-    static void line(ClientSession s, Level level, Supplier<String> message) {
+    static void line(ClientSession s, Level level, String message) {
+        Log.global().client(level, s.id(), database(s), s.user(), address(s), s.remote().port(), message);
+    }
+
+    /** A line from before PgBouncer has a user for the client: "(nodb)/(nouser)". */
+    static void withoutUser(ClientSession s, String message) {
+        Log.global().client(s.id(), null, null, address(s), s.remote().port(), message);
+    }
+
+    static void debug(ClientSession s, Supplier<String> message) {
+        debug(s, Level.DEBUG, message);
+    }
+
+    static void debug(ClientSession s, Level level, Supplier<String> message) {
         if (Log.global().enabled(level)) {
-            Log.global().client(level, s.id(), s.database(), s.user(), s.logAddress(), s.remote().port(),
-                    message.get());
+            line(s, level, message.get());
         }
     }
 
     /** The accept, with both ends of the connection. */
     static void connected(ClientSession s) {
-        line(s, () -> "P: got connection: " + s.remote().address() + ":" + s.remote().port() + " -> "
+        debug(s, () -> "P: got connection: " + s.remote().address() + ":" + s.remote().port() + " -> "
                 + s.local().address() + ":" + s.local().port());
+    }
+
+    private static String database(ClientSession s) {
+        return s.poolless() ? null : s.database();
+    }
+
+    private static String address(ClientSession s) {
+        return s.unixSocket() ? "unix(" + s.remotePid() + ")" : s.remote().address();
     }
 }

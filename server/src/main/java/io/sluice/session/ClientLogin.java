@@ -154,7 +154,7 @@ final class ClientLogin {
                     + session.remote().address() + ":" + session.remote().port());
         }
         if (!params.applicationName().isEmpty()) {
-            ClientDebug.line(session, () -> "using application_name: " + params.applicationName());
+            ClientLog.debug(session, () -> "using application_name: " + params.applicationName());
         }
         if (s.minorVersion() > 0 || !read.protocolOptions().isEmpty()) {
             // a 3.x client newer than us, or one asking for protocol extensions: as PostgreSQL 15
@@ -165,7 +165,7 @@ final class ClientLogin {
         lookup = session.context().route(database, user);
         if (lookup instanceof RouteLookup.Misconfigured m) {
             session.identify("", "");
-            session.log(Level.ERROR, m.problem());
+            ClientLog.line(session, Level.ERROR, m.problem());
             replies.refuse("bouncer config error");
             return;
         }
@@ -182,7 +182,7 @@ final class ClientLogin {
         RouteLookup.Pooled pooled = (RouteLookup.Pooled) lookup;
         if (pooled.newAutoDatabase()) {
             // PgBouncer registers it before the client has a pool or a user: "(nodb)/(nouser)"
-            session.logWithoutUser("registered new auto-database: " + database);
+            ClientLog.withoutUser(session, "registered new auto-database: " + database);
         }
         Route route = pooled.route();
         if (cfg.authType() == AuthMethod.ANY) {
@@ -280,7 +280,7 @@ final class ClientLogin {
             finish();
             return;
         }
-        session.log(why);
+        ClientLog.line(session, why);
         replies.refuse("certificate authentication failed");
     }
 
@@ -298,13 +298,14 @@ final class ClientLogin {
         if (secret == null && lookup instanceof RouteLookup.Console && CONSOLE_USER.equals(user)) {
             secret = ""; // the console's built-in user exists without an auth_file entry, as in PgBouncer
         } else if (secret == null) {
-            session.logWithoutUser("no such user: " + user);
+            ClientLog.withoutUser(session, "no such user: " + user);
         }
         session.loginAttempt(secret == null || lookup instanceof RouteLookup.Refused r && r.noSuchDatabase());
         SessionSettings cfg = session.context().settings();
         var ch = session.channel();
+        var peer = ch.remoteAddress() instanceof java.net.InetSocketAddress a ? a.getAddress() : null;
         ClientAuthDecision d = ClientAuthPolicy.decide(new LoginRequest(cfg.authType(), cfg.hba(),
-                session.unixSocket(), session.tls() != null, (session.channel().remoteAddress() instanceof java.net.InetSocketAddress a ? a.getAddress() : null), session.database(), user,
+                session.unixSocket(), session.tls() != null, peer, session.database(), user,
                 Optional.ofNullable(secret).map(Secret::kindOf), () -> PeerCredentials.userNameOf(ch)));
         switch (d.action()) {
             case ACCEPT -> finish();
@@ -335,7 +336,7 @@ final class ClientLogin {
                 case PASSWORD -> exchange.password(FrontendDecoding.password(frame));
                 case SASL_INITIAL -> {
                     var initial = FrontendDecoding.saslInitial(frame);
-                    ClientDebug.line(session, () -> "C: selected SASL mechanism: " + initial.mechanism());
+                    ClientLog.debug(session, () -> "C: selected SASL mechanism: " + initial.mechanism());
                     yield exchange.saslInitial(initial.mechanism(), initial.data());
                 }
                 default -> exchange.saslResponse(FrontendDecoding.saslResponse(frame));
@@ -369,7 +370,7 @@ final class ClientLogin {
     private void finish() {
         if (lookup instanceof RouteLookup.Refused r) {
             if (r.noSuchDatabase() && session.context().settings().logConnections()) {
-                session.log("login failed: db=" + session.database() + " user=" + user);
+                ClientLog.line(session, "login failed: db=" + session.database() + " user=" + user);
             }
             replies.refuse(r.error());
             return;

@@ -7,8 +7,6 @@ import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.handler.ssl.SslHandshakeCompletionEvent;
 import io.netty.util.ReferenceCountUtil;
 import io.sluice.backend.ServerConnection;
-import io.sluice.log.Level;
-import io.sluice.log.Log;
 import io.sluice.net.Endpoint;
 import io.sluice.pool.CheckoutFailure;
 import io.sluice.pool.PoolKey;
@@ -93,11 +91,6 @@ public final class ClientSession extends ChannelInboundHandlerAdapter {
         return remotePid;
     }
 
-    /** The address in log lines: PgBouncer writes {@code unix(<pid>)} for a unix-socket client. */
-    String logAddress() {
-        return unixSocket ? "unix(" + remotePid + ")" : remote().address();
-    }
-
     /** The client's address; a unix-socket client shows the listen port, as in PgBouncer. */
     public Endpoint remote() {
         return Endpoint.of(writer == null ? null : channel().remoteAddress(), ctx.settings().listenPort());
@@ -180,6 +173,11 @@ public final class ClientSession extends ChannelInboundHandlerAdapter {
         return unixSocket;
     }
 
+    /** Logged in without a pool: log lines name the database "(nodb)". */
+    boolean poolless() {
+        return poolless;
+    }
+
     SessionContext context() {
         return ctx;
     }
@@ -236,7 +234,7 @@ public final class ClientSession extends ChannelInboundHandlerAdapter {
             login.refuseWhenStarted(PgError.fatal(SqlState.PROTOCOL_VIOLATION,
                     "no more connections allowed (max_client_conn)"));
         }
-        ClientDebug.connected(this);
+        ClientLog.connected(this);
         timers.arm(SessionTimers.Slot.IDLE, ctx.settings().clientLoginTimeout(), () -> {
             if (state == State.LOGIN) {
                 // PgBouncer's janitor words a login that waits for a pool no server could join
@@ -355,7 +353,7 @@ public final class ClientSession extends ChannelInboundHandlerAdapter {
         this.params = p;
         cancelKey = ctx.clients().issueCancelKey(this, ctx.peerCancels().peerId());
         Encoders.greet(channel(), welcome, p.own(), cancelKey.pid(), cancelKey.secret());
-        ClientDebug.line(this, () -> "logged in");
+        ClientLog.debug(this, () -> "logged in");
         moveTo(to);
     }
 
@@ -368,8 +366,8 @@ public final class ClientSession extends ChannelInboundHandlerAdapter {
     void loginAttempt(boolean poolless) {
         this.poolless = poolless;
         if (ctx.settings().logConnections()) {
-            log("login attempt: db=" + database + " user=" + user + " tls=" + (tls() == null ? "no" : tls().describe())
-                    + " replication=" + replication.word());
+            ClientLog.line(this, "login attempt: db=" + database + " user=" + user
+                    + " tls=" + (tls() == null ? "no" : tls().describe()) + " replication=" + replication.word());
         }
     }
 
@@ -435,24 +433,6 @@ public final class ClientSession extends ChannelInboundHandlerAdapter {
         if (login != null) {
             login.dispose();
         }
-    }
-
-    void log(String msg) {
-        Log.global().client(id, logDatabase(), user, logAddress(), remote().port(), msg);
-    }
-
-    void log(Level level, String msg) {
-        Log.global().client(level, id, logDatabase(), user, logAddress(), remote().port(), msg);
-    }
-
-    /** A log line from before PgBouncer has a user for the client: "(nodb)/(nouser)". */
-    void logWithoutUser(String msg) {
-        Log.global().client(id, null, null, logAddress(), remote().port(), msg);
-    }
-
-    /** The database as log lines name it: none ("(nodb)") while PgBouncer would have no pool for the client. */
-    private String logDatabase() {
-        return poolless ? null : database;
     }
 
     void write(ByteBuf buf) {

@@ -3,7 +3,6 @@ package io.sluice.session;
 import io.netty.channel.Channel;
 import io.netty.handler.ssl.SslHandshakeCompletionEvent;
 import io.sluice.log.Level;
-import io.sluice.log.Log;
 import io.sluice.proto.PgError;
 import io.sluice.proto.SqlState;
 import io.sluice.proto.codec.Encoders;
@@ -48,7 +47,7 @@ final class ClientTlsState {
             session.close("SSL req inside SSL");
             return;
         }
-        ClientDebug.line(session, Level.NOISE, () -> "C: req SSL");
+        ClientLog.debug(session, Level.NOISE, () -> "C: req SSL");
         Channel ch = session.channel();
         StartupDecoder startup = ch.pipeline().get(StartupDecoder.class);
         if (refusedUnencryptedData(session, startup, "SSL request")) {
@@ -56,11 +55,11 @@ final class ClientTlsState {
         }
         ClientTls t = session.context().clientTls();
         if (!t.acceptsSslRequest(session.unixSocket())) {
-            ClientDebug.line(session, Level.NOISE, () -> "P: nak");
+            ClientLog.debug(session, Level.NOISE, () -> "P: nak");
             ch.writeAndFlush(Encoders.refuseEncryption());
             return;
         }
-        ClientDebug.line(session, Level.NOISE, () -> "P: SSL ack");
+        ClientLog.debug(session, Level.NOISE, () -> "P: SSL ack");
         started = true;
         t.startAfterSslRequest(ch.pipeline(), ch.pipeline().context(startup).name());
         ch.writeAndFlush(Encoders.acceptEncryption(ch.alloc()));
@@ -87,9 +86,7 @@ final class ClientTlsState {
             info = TlsInfo.of(session.channel());
             return;
         }
-        Log.global().client(Level.WARNING, session.id(), session.database(), session.user(),
-                session.logAddress(), session.remote().port(),
-                "TLS handshake error: " + HandshakeErrors.describe(e.cause()));
+        ClientLog.line(session, Level.WARNING, "TLS handshake error: " + HandshakeErrors.describe(e.cause()));
         session.close("TLS handshake failed");
     }
 

@@ -111,7 +111,7 @@ final class ConsoleSession implements ConsoleReply {
     public void error(String sqlState, String message) {
         // every console error is PgBouncer's admin_error: a "pooler error" line for the client too
         if (session.context().settings().logPoolerErrors()) {
-            session.log(Level.WARNING, "pooler error: " + message);
+            ClientLog.line(session, Level.WARNING, "pooler error: " + message);
         }
         session.write(Encoders.error(session.channel().alloc(), PgError.error(sqlState, message)));
     }

@@ -1,7 +1,6 @@
 package io.sluice.session;
 
 import io.sluice.log.Level;
-import io.sluice.log.Log;
 import io.sluice.proto.Frame;
 
 /**
@@ -35,7 +34,7 @@ final class FrontendFilter {
         String words = UNKNOWN.equals(reason) ? "unknown pkt from client: " + type + "/0x" + Integer.toHexString(type)
                 : PQEXEC.equals(reason) ? "client used 'Q' packet type" : null;
         if (words != null) {
-            Log.global().client(Level.ERROR, s.id(), s.database(), s.user(), s.logAddress(), s.remote().port(), words);
+            ClientLog.line(s, Level.ERROR, words);
         }
     }
 }

@@ -83,7 +83,7 @@ final class LoginReplies {
             var x = f.failure();
             if (!x.postgresWords() && x.detail() != null && AuthFailure.PGBOUNCER_SASL_REASON.equals(f.logReason())) {
                 // PgBouncer logs why a SCRAM exchange failed (MD5 secret, nonce, proof) as an ERROR first
-                session.log(Level.ERROR, x.detail());
+                ClientLog.line(session, Level.ERROR, x.detail());
             }
             session.fail(x.postgresWords() ? new PgError("FATAL", x.sqlState(), x.message(), x.detail())
                     : PgError.fatal(x.sqlState(), f.logReason()), f.logReason());

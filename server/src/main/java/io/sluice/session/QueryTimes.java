@@ -60,7 +60,7 @@ final class QueryTimes {
         }
         queryOpen = false;
         long query = now - queryStart;
-        ClientDebug.line(session, () -> "query time: " + query / 1000 + " us");
+        ClientLog.debug(session, () -> "query time: " + query / 1000 + " us");
         if (stats != null) {
             stats.queryEnded(query / 1000);
         }
@@ -73,7 +73,7 @@ final class QueryTimes {
         }
         xactOpen = false;
         long xact = now - xactStart;
-        ClientDebug.line(session, () -> "transaction time: " + xact / 1000 + " us");
+        ClientLog.debug(session, () -> "transaction time: " + xact / 1000 + " us");
         if (stats != null) {
             stats.transactionEnded(xact / 1000);
         }

@@ -84,7 +84,7 @@ final class ServerCheckout {
 
         @Override
         public boolean logWarning(String message) {
-            session.log(Level.WARNING, message);
+            ClientLog.line(session, Level.WARNING, message);
             return true;
         }
     }

@@ -42,11 +42,11 @@ final class StartupParameters {
         for (Map.Entry<String, String> e : parameters.entrySet()) {
             String key = e.getKey().toLowerCase(Locale.ROOT);
             if (key.equals("user") || key.equals("database") || key.equals("replication")) {
-                ClientDebug.line(session, () -> "got var: " + e.getKey() + "=" + e.getValue());
+                ClientLog.debug(session, () -> "got var: " + e.getKey() + "=" + e.getValue());
                 continue;
             }
             if (e.getKey().startsWith("_pq_.")) {
-                ClientDebug.line(session, () -> "ignoring protocol extension parameter: " + e.getKey() + "="
+                ClientLog.debug(session, () -> "ignoring protocol extension parameter: " + e.getKey() + "="
                         + e.getValue());
                 protocolOptions.add(e.getKey());
                 continue;
@@ -60,7 +60,7 @@ final class StartupParameters {
                         cfg.ignoreStartupParameters());
                 if (refused != null) {
                     if (refused.warning() != null) {
-                        session.log(Level.WARNING, refused.warning()); // set_startup_options' line
+                        ClientLog.line(session, Level.WARNING, refused.warning()); // set_startup_options' line
                     }
                     replies.refuse(refused.message());
                     return null;
@@ -68,12 +68,13 @@ final class StartupParameters {
                 continue;
             }
             if (KNOWN.contains(key) || params.isTracked(key)) {
-                ClientDebug.line(session, () -> "got var: " + e.getKey() + "=" + e.getValue());
+                ClientLog.debug(session, () -> "got var: " + e.getKey() + "=" + e.getValue());
                 params.set(e.getKey(), e.getValue());
             } else if (cfg.ignoreStartupParameters().contains(key)) {
-                ClientDebug.line(session, () -> "ignoring startup parameter: " + e.getKey() + "=" + e.getValue());
+                ClientLog.debug(session, () -> "ignoring startup parameter: " + e.getKey() + "=" + e.getValue());
             } else {
-                session.log(Level.WARNING, "unsupported startup parameter: " + e.getKey() + "=" + e.getValue());
+                ClientLog.line(session, Level.WARNING,
+                        "unsupported startup parameter: " + e.getKey() + "=" + e.getValue());
                 replies.refuse("unsupported startup parameter: " + e.getKey());
                 return null;
             }

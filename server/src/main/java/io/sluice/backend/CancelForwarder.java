@@ -77,7 +77,8 @@ public final class CancelForwarder implements Cancels {
                 }, () -> {
                     if (logging.disconnections().getAsBoolean()) {
                         Log.global().server(id, server.database(), server.user(), at.address(), at.port(),
-                                Log.closingBecause(up[0] ? SENT : "connect failed", started));
+                                Log.closingBecause(up[0] ? SENT : "connect failed", started,
+                                        System.currentTimeMillis()));
                     }
                     ended(server);
                     done.run();

@@ -261,7 +261,7 @@ public final class ServerConnection extends ChannelInboundHandlerAdapter impleme
     /** PgBouncer's "closing because" line, written only while log_disconnections is on. */
     private void logClosing(String reason) {
         if (logDisconnections.getAsBoolean()) {
-            log(Level.LOG, Log.closingBecause(reason, connectTimeMillis));
+            log(Level.LOG, Log.closingBecause(reason, connectTimeMillis, clock.currentTimeMillis()));
         }
     }
 

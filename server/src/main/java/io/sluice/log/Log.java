@@ -218,9 +218,12 @@ public final class Log {
         }
     }
 
-    /** PgBouncer's disconnect line for a socket connected at {@code connectedAtMillis}: the reason and the age. */
-    public static String closingBecause(String reason, long connectedAtMillis) {
-        return "closing because: " + reason + " (age=" + (System.currentTimeMillis() - connectedAtMillis) / 1000 + "s)";
+    /**
+     * PgBouncer's disconnect line for a socket connected at {@code connectedAtMillis}: the reason and
+     * the age at {@code nowMillis}, both read from the clock the connect time came from.
+     */
+    public static String closingBecause(String reason, long connectedAtMillis, long nowMillis) {
+        return "closing because: " + reason + " (age=" + (nowMillis - connectedAtMillis) / 1000 + "s)";
     }
 
     /**

@@ -119,7 +119,8 @@ final class ClientEnding {
         closing = true;
         session.timers().cancelAll();
         if (reason != null && session.context().settings().logDisconnections()) {
-            ClientLog.line(session, Log.closingBecause(reason, session.connectTimeMillis()));
+            ClientLog.line(session, Log.closingBecause(reason, session.connectTimeMillis(),
+                    session.context().clock().currentTimeMillis()));
         }
         session.settle();
         session.moveTo(ClientSession.State.CLOSED);

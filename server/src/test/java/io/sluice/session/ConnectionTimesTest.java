@@ -4,19 +4,26 @@ import static io.sluice.session.SessionHarness.ALLOC;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.netty.channel.embedded.EmbeddedChannel;
+import io.sluice.auth.AuthMethod;
+import io.sluice.log.Log;
 import io.sluice.config.PoolMode;
 import io.sluice.pool.fakes.VirtualScheduler;
 import io.sluice.proto.TransactionStatus;
 import io.sluice.proto.codec.Encoders;
 import io.sluice.proto.codec.StartupDecoder;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
 import org.junit.jupiter.api.Test;
 
 /**
- * request_time in SHOW CLIENTS and SHOW SERVERS, from the loop's clock: PgBouncer sets a connection's
- * to its connect time and stamps it at every packet it reads from it, login packets too.
+ * connect_time and request_time in SHOW CLIENTS and SHOW SERVERS, and the age in "closing because"
+ * lines, all from the loop's clock: PgBouncer sets a connection's request_time to its connect time
+ * and stamps it at every packet it reads from it, login packets too.
  */
-class RequestTimeTest {
+class ConnectionTimesTest {
     private static final long T0 = VirtualScheduler.EPOCH_MILLIS;
 
     @Test
@@ -51,5 +58,27 @@ class RequestTimeTest {
         h.serverAnswers(TransactionStatus.IDLE);
         assertThat(h.server.requestTimeMillis()).as("its answer").isEqualTo(T0 + 3_500);
         assertThat(h.session.requestTimeMillis()).as("answers are no client request").isEqualTo(T0 + 1_500);
+    }
+
+    @Test
+    void aClosingLinesAgeIsCountedOnTheSameClock() throws Exception {
+        Path file = Files.createTempFile("sluice-age", ".log");
+        Log.global().reopen(file);
+        try {
+            var h = new SessionHarness(PoolMode.TRANSACTION) {
+                @Override
+                public SessionSettings settings() { // log_disconnections on
+                    return new SessionSettings(AuthMethod.TRUST, Optional.empty(), Set.of(), Set.of(), 100, 0, Set.of(),
+                            Set.of("application_name"), false, true, true, false, false, Integer.MAX_VALUE, 6432, 0,
+                            false);
+                }
+            };
+            h.time.advanceMillis(7_000);
+            h.clientSends(Encoders.terminate(ALLOC));
+            assertThat(Files.readString(file)).contains("closing because: client close request (age=7s)");
+        } finally {
+            Log.global().reopen(null);
+            Files.deleteIfExists(file);
+        }
     }
 }

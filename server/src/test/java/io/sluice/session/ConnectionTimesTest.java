@@ -5,8 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.netty.channel.embedded.EmbeddedChannel;
 import io.sluice.auth.AuthMethod;
-import io.sluice.log.Log;
 import io.sluice.config.PoolMode;
+import io.sluice.log.Log;
 import io.sluice.pool.fakes.VirtualScheduler;
 import io.sluice.proto.TransactionStatus;
 import io.sluice.proto.codec.Encoders;

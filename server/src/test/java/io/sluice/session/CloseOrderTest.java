@@ -5,15 +5,12 @@ import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelOutboundHandlerAdapter;
 import io.netty.channel.ChannelPromise;
 import io.sluice.config.PoolMode;
-import io.sluice.log.Log;
 import io.sluice.proto.codec.Encoders;
 import org.junit.jupiter.api.Test;
 
 import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Set;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -25,16 +22,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 class CloseOrderTest {
     @Test
     void reasonIsLoggedBeforeTheErrorIsWritten() throws Exception {
-        Path file = Files.createTempFile("sluice-close-order", ".log");
-        Log.global().reopen(file);
-        try {
-            SessionHarness h = new SessionHarness(PoolMode.TRANSACTION) {
-                @Override
-                public SessionSettings settings() {
-                    return new SessionSettings(io.sluice.auth.AuthMethod.TRUST, java.util.Optional.empty(), Set.of(), Set.of(), 100, 0, Set.of(), Set.of("application_name"),
-                            false, true, true, true, false, Integer.MAX_VALUE, 6432, 0, false);
-                }
-            };
+        SessionHarness.Config config = new SessionHarness.Config();
+        config.logDisconnections = true;
+        config.logPoolerErrors = true;
+        config.disablePqexec = true;
+        SessionHarness.withLogFile(file -> {
+            SessionHarness h = new SessionHarness(PoolMode.TRANSACTION, config);
             List<String> logAtErrorWrite = new ArrayList<>();
             h.client.pipeline().addFirst(new ChannelOutboundHandlerAdapter() {
                 @Override
@@ -51,9 +44,6 @@ class CloseOrderTest {
                     .contains("pooler error: PQexec disallowed");
             assertThat(SessionHarness.drain(h.client)).endsWith("E");
             assertThat(h.client.isActive()).isFalse();
-        } finally {
-            Log.global().reopen(null);
-            Files.deleteIfExists(file);
-        }
+        });
     }
 }

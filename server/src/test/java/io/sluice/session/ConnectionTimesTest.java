@@ -4,18 +4,13 @@ import static io.sluice.session.SessionHarness.ALLOC;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.netty.channel.embedded.EmbeddedChannel;
-import io.sluice.auth.AuthMethod;
 import io.sluice.config.PoolMode;
-import io.sluice.log.Log;
 import io.sluice.pool.fakes.VirtualScheduler;
 import io.sluice.proto.TransactionStatus;
 import io.sluice.proto.codec.Encoders;
 import io.sluice.proto.codec.StartupDecoder;
 import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.Map;
-import java.util.Optional;
-import java.util.Set;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -62,23 +57,13 @@ class ConnectionTimesTest {
 
     @Test
     void aClosingLinesAgeIsCountedOnTheSameClock() throws Exception {
-        Path file = Files.createTempFile("sluice-age", ".log");
-        Log.global().reopen(file);
-        try {
-            var h = new SessionHarness(PoolMode.TRANSACTION) {
-                @Override
-                public SessionSettings settings() { // log_disconnections on
-                    return new SessionSettings(AuthMethod.TRUST, Optional.empty(), Set.of(), Set.of(), 100, 0, Set.of(),
-                            Set.of("application_name"), false, true, true, false, false, Integer.MAX_VALUE, 6432, 0,
-                            false);
-                }
-            };
+        SessionHarness.Config config = new SessionHarness.Config();
+        config.logDisconnections = true;
+        SessionHarness.withLogFile(file -> {
+            var h = new SessionHarness(PoolMode.TRANSACTION, config);
             h.time.advanceMillis(7_000);
             h.clientSends(Encoders.terminate(ALLOC));
             assertThat(Files.readString(file)).contains("closing because: client close request (age=7s)");
-        } finally {
-            Log.global().reopen(null);
-            Files.deleteIfExists(file);
-        }
+        });
     }
 }

@@ -13,6 +13,7 @@ import io.sluice.backend.ConnectionLogging;
 import io.sluice.backend.ServerConnection;
 import io.sluice.backend.ServerLogin;
 import io.sluice.config.PoolMode;
+import io.sluice.log.Log;
 import io.sluice.pool.Lease;
 import io.sluice.pool.PoolKey;
 import io.sluice.pool.ServerConnector;
@@ -27,6 +28,8 @@ import io.sluice.stats.DatabaseStats;
 import io.sluice.util.Clock;
 import io.sluice.util.Scheduler;
 
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -83,6 +86,26 @@ class SessionHarness implements SessionContext, Cancels {
         int servers = 1;
         int maxPrepared = 200;
         int maxPinned;
+        boolean logDisconnections;
+        boolean logPoolerErrors;
+        boolean disablePqexec;
+    }
+
+    /** What {@link #withLogFile} runs. */
+    interface LogFileUser {
+        void run(Path log) throws Exception;
+    }
+
+    /** Runs {@code body} with the process log written to a file of its own, which it may read. */
+    static void withLogFile(LogFileUser body) throws Exception {
+        Path file = Files.createTempFile("sluice-session", ".log");
+        Log.global().reopen(file);
+        try {
+            body.run(file);
+        } finally {
+            Log.global().reopen(null);
+            Files.deleteIfExists(file);
+        }
     }
 
     SessionHarness(PoolMode mode) {
@@ -204,8 +227,8 @@ class SessionHarness implements SessionContext, Cancels {
     @Override
     public SessionSettings settings() {
         return new SessionSettings(AuthMethod.TRUST, Optional.empty(), Set.of(), Set.of(), 100, 0, Set.of(),
-                Set.of("application_name"), false, false, false, false, false, Integer.MAX_VALUE, 6432,
-                config.queryWaitNotify, config.serverFastClose);
+                Set.of("application_name"), false, config.logDisconnections, config.logPoolerErrors,
+                config.disablePqexec, false, Integer.MAX_VALUE, 6432, config.queryWaitNotify, config.serverFastClose);
     }
 
     @Override

@@ -43,7 +43,13 @@ class ListenersBindTest {
     }
 
     private void bind(List<String> addrs, int port, String unixDir, boolean mustBindAll) throws IOException {
-        listeners.bind(addrs, port, 16, false, () -> new TcpTuning(false, 0, 0, 0, 0, 0), unixDir, 0777, null,
+        bind(listeners, addrs, port, unixDir, false, mustBindAll);
+    }
+
+    /** {@code l} binds with no TCP tuning, a socket mode of 0777, and closes whatever connects. */
+    private static void bind(Listeners l, List<String> addrs, int port, String unixDir, boolean handover,
+                             boolean mustBindAll) throws IOException {
+        l.bind(addrs, port, 16, handover, () -> new TcpTuning(false, 0, 0, 0, 0, 0), unixDir, 0777, null,
                 mustBindAll, (Channel ch, Boolean unix) -> ch.close());
     }
 
@@ -107,8 +113,7 @@ class ListenersBindTest {
             Listeners l = new Listeners(group, transport, line -> { }, warnings::add,
                     line -> seen.add(line + (Files.exists(socket) ? ", socket there" : ", no socket")));
             try {
-                l.bind(List.of("127.0.0.2"), port, 16, false, () -> new TcpTuning(false, 0, 0, 0, 0, 0),
-                        tmp.toString(), 0777, null, false, (Channel ch, Boolean unix) -> ch.close());
+                bind(l, List.of("127.0.0.2"), port, tmp.toString(), false, false);
                 assertThat(seen).containsExactly("listening on 127.0.0.2:" + port + ", socket there",
                         "listening on unix:" + socket + ", socket there");
             } finally {
@@ -127,8 +132,7 @@ class ListenersBindTest {
             Listeners l = new Listeners(group, transport, line -> { }, line -> log.add("WARNING " + line),
                     line -> log.add("LOG " + line));
             try {
-                l.bind(List.of("127.0.0.2", "127.0.0.1"), port, 16, false, () -> new TcpTuning(false, 0, 0, 0, 0, 0),
-                        tmp.toString(), 0777, null, false, (Channel ch, Boolean unix) -> ch.close());
+                bind(l, List.of("127.0.0.2", "127.0.0.1"), port, tmp.toString(), false, false);
                 assertThat(log).containsExactly("LOG listening on 127.0.0.2:" + port,
                         "WARNING cannot listen on 127.0.0.1:" + port + ": bind(): Address already in use",
                         "LOG listening on unix:" + tmp.resolve(".s.PGSQL." + port));
@@ -148,9 +152,8 @@ class ListenersBindTest {
             bind(List.of(), port, tmp.toString(), false);
             Object oldFile = UnixSocketFile.fileKey(socket);
             Listeners successor = new Listeners(group, transport, line -> { }, line -> { }, line -> { });
-            assertThatThrownBy(() -> successor.bind(List.of("127.0.0.1"), port, 16, true,
-                    () -> new TcpTuning(false, 0, 0, 0, 0, 0), tmp.toString(), 0777, null, true,
-                    (Channel ch, Boolean unix) -> ch.close())).isInstanceOf(IOException.class);
+            assertThatThrownBy(() -> bind(successor, List.of("127.0.0.1"), port, tmp.toString(), true, true))
+                    .isInstanceOf(IOException.class);
             successor.closeAll().join();
             assertThat(UnixSocketFile.fileKey(socket)).as("the old process's socket file").isEqualTo(oldFile);
             assertThat(tmp.toFile().list()).as("the successor's bound name is gone")

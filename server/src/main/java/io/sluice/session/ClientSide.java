@@ -13,8 +13,7 @@ import io.sluice.net.RunJoiner;
  */
 abstract class ClientSide implements ServerListener {
     protected final ClientSession session;
-    protected final Channel client;
-    /** Where relayed writes and flushes to the client start ({@link ClientSession#writer}). */
+    /** Where relayed writes and flushes to the client start ({@link ClientSession#writer}), on the client's channel. */
     protected final ChannelHandlerContext clientOut;
     /** The promise of every relayed write to the client ({@link RunJoiner#relayedWrites}). */
     protected final ChannelPromise clientVoid;
@@ -23,15 +22,15 @@ abstract class ClientSide implements ServerListener {
     /** The client's read gate is the relay's own: after login nothing else holds its reading off. */
     ClientSide(ClientSession session) {
         this.session = session;
-        this.client = session.channel();
         this.clientOut = session.writer();
+        Channel client = clientOut.channel();
         this.clientVoid = RunJoiner.relayedWrites(client);
         this.gate = new ReadGate(client);
     }
 
     @Override
     public boolean clientWritable() {
-        return client.isWritable();
+        return clientOut.channel().isWritable();
     }
 
     @Override

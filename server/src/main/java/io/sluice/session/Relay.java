@@ -357,7 +357,7 @@ final class Relay extends ClientSide implements StatementRouter.Owner {
     /** The client's writability changed: the server follows it, so a slow client slows the server. */
     void clientWritabilityChanged() {
         if (server != null) {
-            server.clientWritabilityChanged(client.isWritable());
+            server.clientWritabilityChanged(clientWritable());
         }
     }
 

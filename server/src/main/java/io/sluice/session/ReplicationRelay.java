@@ -48,7 +48,7 @@ final class ReplicationRelay extends ClientSide {
 
     void clientWritabilityChanged() {
         if (server != null) {
-            server.clientWritabilityChanged(client.isWritable());
+            server.clientWritabilityChanged(clientWritable());
         }
     }
 

@@ -16,6 +16,9 @@ final class ClientList extends LinkedMembers<ClientSession> {
         /** The registry's lists of the client's pool, once looked up, and for which pool key. */
         EnumMap<ClientSession.State, ClientList> poolLists;
         PoolKey poolListsKey;
+        /** The client counts its login went into (the client limits); null until counted. */
+        ClientRegistry.Tally database;
+        ClientRegistry.Tally user;
 
         Node(ClientSession session) {
             super(session);

@@ -402,7 +402,6 @@ final class ClientLogin {
             }
         });
         long welcomeAsked = session.context().clock().nanoTime();
-        session.context().clients().awaitsWelcome(session, route.poolKey(), welcomeAsked);
         session.context().welcome(route.poolKey(), new SessionContext.WelcomeCallback() {
             @Override
             public void welcome(ParameterStatuses params) {
@@ -424,5 +423,10 @@ final class ClientLogin {
                 }
             }
         });
+        if (step == Step.WELCOME) {
+            // no greeting known yet: the login waits for the pool's first server (most logins
+            // find the greeting and were answered above, without entering the waiters' lists)
+            session.context().clients().awaitsWelcome(session, route.poolKey(), welcomeAsked);
+        }
     }
 }

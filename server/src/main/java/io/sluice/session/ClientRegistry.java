@@ -27,10 +27,9 @@ public final class ClientRegistry {
     private final Map<PoolKey, EnumMap<ClientSession.State, ClientList>> pools = new LinkedHashMap<>();
     private final CancelKeys<ClientSession> cancelKeys = new CancelKeys<>();
     private final PinnedClients pins = new PinnedClients();
-    /** What {@link #loggedIn} counted for each client: {database, user}. */
-    private final Map<ClientSession, String[]> counted = new HashMap<>();
-    private final Map<String, Integer> perDatabase = new HashMap<>();
-    private final Map<String, Integer> perUser = new HashMap<>();
+    /** Clients counted per database and per user; a count that falls to 0 leaves its map. */
+    private final Map<String, Tally> perDatabase = new HashMap<>();
+    private final Map<String, Tally> perUser = new HashMap<>();
     /**
      * Logins waiting for their pool's first server (PgBouncer's CL_WAITING_LOGIN), with the time
      * they began to wait: PgBouncer keeps them in the pool's waiting list, so SHOW POOLS counts
@@ -115,9 +114,31 @@ public final class ClientRegistry {
     }
 
     void loggedIn(ClientSession s, String database, String user) {
-        counted.put(s, new String[] {database, user});
-        perDatabase.merge(database, 1, Integer::sum);
-        perUser.merge(user, 1, Integer::sum);
+        ClientList.Node place = s.place();
+        place.database = count(perDatabase, database);
+        place.user = count(perUser, user);
+    }
+
+    /** One database's or user's count of clients; the client's place keeps the two it is in. */
+    static final class Tally {
+        private final String name;
+        private int clients;
+
+        private Tally(String name) {
+            this.name = name;
+        }
+    }
+
+    private static Tally count(Map<String, Tally> tallies, String name) {
+        Tally t = tallies.computeIfAbsent(name, Tally::new);
+        t.clients++;
+        return t;
+    }
+
+    private static void uncount(Map<String, Tally> tallies, Tally t) {
+        if (--t.clients == 0) {
+            tallies.remove(t.name); // names clients chose (before their password) do not pile up
+        }
     }
 
     void remove(ClientSession s) {
@@ -127,10 +148,12 @@ public final class ClientRegistry {
         if (s.cancelKey() != null) {
             cancelKeys.release(s.cancelKey(), s);
         }
-        String[] dbUser = counted.remove(s);
-        if (dbUser != null) {
-            perDatabase.merge(dbUser[0], -1, Integer::sum);
-            perUser.merge(dbUser[1], -1, Integer::sum);
+        ClientList.Node place = s.place();
+        if (place.database != null) {
+            uncount(perDatabase, place.database);
+            uncount(perUser, place.user);
+            place.database = null;
+            place.user = null;
         }
     }
 
@@ -191,11 +214,13 @@ public final class ClientRegistry {
     }
 
     public int clientsOfDatabase(String db) {
-        return perDatabase.getOrDefault(db, 0);
+        Tally t = perDatabase.get(db);
+        return t == null ? 0 : t.clients;
     }
 
     public int clientsOfUser(String user) {
-        return perUser.getOrDefault(user, 0);
+        Tally t = perUser.get(user);
+        return t == null ? 0 : t.clients;
     }
 
     /** The session whose key is exactly {@code (pid, secret)}, or null. */

@@ -20,14 +20,21 @@ import java.util.Set;
  * whenever the client lands on a server whose values differ.
  */
 final class ClientParams {
-    /** Canonical spelling (as ParameterStatus reports it) by lower-case name. */
+    /**
+     * Canonical spelling (as ParameterStatus reports it) by lower-case name, and by itself for
+     * the spellings with capitals: every login fills its values from the greeting, whose names
+     * are spelled so, and would otherwise lower-case them for each look-up.
+     */
     private static final Map<String, String> CANONICAL = Map.of(
             "client_encoding", "client_encoding",
-            "datestyle", "DateStyle",
-            "timezone", "TimeZone",
+            "datestyle", "DateStyle", "DateStyle", "DateStyle",
+            "timezone", "TimeZone", "TimeZone", "TimeZone",
             "standard_conforming_strings", "standard_conforming_strings",
             "application_name", "application_name",
-            "intervalstyle", "IntervalStyle");
+            "intervalstyle", "IntervalStyle", "IntervalStyle", "IntervalStyle");
+    /** The lower-case names of the canonical spellings with capitals. */
+    private static final Map<String, String> LOWER = Map.of(
+            "DateStyle", "datestyle", "TimeZone", "timezone", "IntervalStyle", "intervalstyle");
 
     /**
      * Clients' value sets, one instance for equal ones: the clients of a pool mostly have the
@@ -58,7 +65,10 @@ final class ClientParams {
         if (tracked.contains(name)) {
             return true;
         }
-        String lower = name.toLowerCase(Locale.ROOT); // the same object when already in lower case
+        String lower = LOWER.get(name);
+        if (lower == null) {
+            lower = name.toLowerCase(Locale.ROOT); // the same object when already in lower case
+        }
         return lower != name && tracked.contains(lower);
     }
 

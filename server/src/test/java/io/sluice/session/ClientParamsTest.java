@@ -91,4 +91,22 @@ class ClientParamsTest {
         assertThat(first.syncQuery(server)).isEqualTo("SET TimeZone = 'Europe/Paris';");
         assertThat(second.syncQuery(server)).isNull();
     }
+
+    @Test
+    void everySpellingOfATrackedNameIsTrackedAndKeptUnderTheCanonicalOne() {
+        ClientParams p = new ClientParams(TRACKED);
+        assertThat(p.isTracked("DateStyle")).isTrue();
+        assertThat(p.isTracked("datestyle")).isTrue();
+        assertThat(p.isTracked("DATESTYLE")).isTrue();
+        assertThat(p.isTracked("TimeZone")).isTrue();
+        assertThat(p.isTracked("IntervalStyle")).as("not in this tracked set").isFalse();
+        assertThat(ClientParams.canonical("DateStyle")).isEqualTo("DateStyle");
+        assertThat(ClientParams.canonical("timezone")).isEqualTo("TimeZone");
+        assertThat(ClientParams.canonical("INTERVALSTYLE")).isEqualTo("IntervalStyle");
+        assertThat(ClientParams.canonical("search_path")).isEqualTo("search_path");
+
+        p.set("timezone", "Asia/Tokyo");
+        p.fillUnset(Map.of("TimeZone", "UTC", "DateStyle", "ISO, MDY", "server_version", "15.0"));
+        assertThat(p.own()).containsOnly(Map.entry("TimeZone", "Asia/Tokyo"), Map.entry("DateStyle", "ISO, MDY"));
+    }
 }

@@ -25,6 +25,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.BiFunction;
 import java.util.stream.Collectors;
 
@@ -42,6 +43,16 @@ public final class Routing {
     private final Route defaults;
     /** The socket options of every accepted client and new server, read once per snapshot too. */
     private final TcpTuning tcpTuning;
+    /**
+     * Routes found, by database and user: a login resolves its route from a dozen settings, and
+     * the next login of the same pair gets the same answer from this snapshot. Bounded, since
+     * clients choose the names they send; past the bound, routes are resolved each time.
+     */
+    private final Map<RouteKey, RouteLookup> found = new ConcurrentHashMap<>();
+
+    private record RouteKey(String database, String user) { }
+
+    static final int ROUTES_KEPT = 4096;
 
     public Routing(ConfigSnapshot config) {
         this.config = config;
@@ -64,6 +75,19 @@ public final class Routing {
     }
 
     public RouteLookup route(String database, String user) {
+        RouteKey key = new RouteKey(database, user);
+        RouteLookup r = found.get(key);
+        if (r == null) {
+            r = resolve(database, user);
+            // refusals name the database in their message, and are not what logins repeat
+            if (!(r instanceof RouteLookup.Refused) && found.size() < ROUTES_KEPT) {
+                found.put(key, r);
+            }
+        }
+        return r;
+    }
+
+    private RouteLookup resolve(String database, String user) {
         Precedence rules = config.precedence();
         if (CONSOLE_DB.equals(database)) {
             return new RouteLookup.Console(defaults.maxDbClientConnections(), rules.maxUserClientConnections(user));

@@ -87,6 +87,35 @@ class RoutingRouteTest {
     }
 
     @Test
+    void aPairsRouteIsResolvedOncePerSnapshotAndAgainInTheNext() throws Exception {
+        Routing routing = routing();
+        RouteLookup first = routing.route("app", "bob");
+        assertThat(routing.route("app", "bob")).isSameAs(first);
+        assertThat(routing.route("app", "carol")).isNotSameAs(first);
+        assertThat(pooled(routing.route("app", "carol")).poolKey()).isEqualTo(new PoolKey("app", "carol"));
+
+        String ini = Files.readString(dir.resolve("pgbouncer.ini"));
+        Files.writeString(dir.resolve("pgbouncer.ini"), ini.replace("pool_mode = transaction", "pool_mode = session"));
+        Routing next = new Routing(ConfigLoader.load(Path.of("pgbouncer.ini"), dir));
+        assertThat(pooled(next.route("app", "bob")).mode()).isEqualTo(PoolMode.SESSION);
+        assertThat(pooled(routing.route("app", "bob")).mode()).as("the old snapshot keeps its answer")
+                .isEqualTo(PoolMode.TRANSACTION);
+    }
+
+    @Test
+    void pastTheBoundOfKeptRoutesEachLoginIsResolvedAndRefusalsAreNotKept() throws Exception {
+        Routing routing = routing();
+        for (int i = 0; i < Routing.ROUTES_KEPT; i++) {
+            routing.route("app", "user" + i);
+        }
+        RouteLookup late = routing.route("stm", "alice");
+        assertThat(pooled(late).mode()).isEqualTo(PoolMode.SESSION);
+        assertThat(pooled(late).maxDbClientConnections()).isEqualTo(7);
+        assertThat(routing.route("stm", "alice")).isNotSameAs(late).isEqualTo(late);
+        assertThat(routing().route("nowhere", "bob")).isNotSameAs(routing().route("nowhere", "bob"));
+    }
+
+    @Test
     void theConsoleAndUnknownDatabases() throws Exception {
         Routing routing = routing();
         assertThat(routing.route("pgbouncer", "alice"))

@@ -18,7 +18,7 @@ import java.net.InetSocketAddress;
  * (session mode, nothing pooled) and bytes are copied both ways without reading a single
  * protocol message. No pooler built on the same Netty transport can spend less CPU per
  * transaction than this, so its cost next to PgBouncer's tells what is left to gain in
- * Sluice's own code and what is Netty's and the JVM's (bench/floor-compare.sh).
+ * Sluice's own code and what is Netty's and the JVM's (FLOOR=1 bench/pgbench-compare.sh).
  *
  * One event loop, as Sluice has; TCP_NODELAY both ways, as both poolers set it; one read per
  * connection per loop turn, as Sluice reads (net.FairReads), which also saves the read that would

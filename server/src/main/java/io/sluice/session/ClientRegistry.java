@@ -223,6 +223,11 @@ public final class ClientRegistry {
         return t == null ? 0 : t.clients;
     }
 
+    /** Names the client counts hold, databases and users together: those of clients now connected. */
+    int countedNames() {
+        return perDatabase.size() + perUser.size();
+    }
+
     /** The session whose key is exactly {@code (pid, secret)}, or null. */
     ClientSession byCancelKey(int pid, int secret) {
         return cancelKeys.match(pid, secret);

@@ -29,6 +29,7 @@ class ClientCountsTest {
         h.client.close();
         assertThat(h.clients.clientsOfDatabase("db")).isZero();
         assertThat(h.clients.clientsOfUser("u")).isZero();
+        assertThat(h.clients.countedNames()).as("names of clients gone are not kept").isZero();
 
         SessionHarness.ClientEnd third = h.newClient();
         assertThat(h.clients.clientsOfDatabase("db")).isEqualTo(1);

@@ -1,11 +1,13 @@
 package io.sluice.runtime;
 
+import io.netty.util.concurrent.ScheduledFuture;
 import io.sluice.admin.AdminValues;
 import io.sluice.admin.HostRow;
 import io.sluice.backend.BackendTarget;
 import io.sluice.backend.CheckQuery;
 import io.sluice.backend.NettyServerConnector;
 import io.sluice.backend.ServerConnection;
+import io.sluice.config.ConfigSnapshot;
 import io.sluice.config.DatabaseEntry;
 import io.sluice.config.ServerAddress;
 import io.sluice.hosts.Check;
@@ -51,6 +53,8 @@ final class ReplicaChecking {
     private final HostRouting hosts;
     private final ReplicaMonitor monitor;
     private final Map<String, ServerConnection> checkConnections = new HashMap<>();
+    /** The tick, scheduled only while some database has lag checks; null otherwise. */
+    private ScheduledFuture<?> ticking;
 
     ReplicaChecking(SluiceServer server, NettyServerConnector connector, HostRouting hosts) {
         this.server = server;
@@ -60,7 +64,23 @@ final class ReplicaChecking {
     }
 
     void start() {
-        server.loop().scheduleAtFixedRate(this::tick, TICK_MILLIS, TICK_MILLIS, TimeUnit.MILLISECONDS);
+        configChanged();
+    }
+
+    /**
+     * Runs the tick while some database has lag checks, and stops it when none has, after a last
+     * tick that drops what the checks kept: a pooler without lag checks, most of them, does not
+     * wake 20 times a second for nothing. At start, and on the loop after each config swap.
+     */
+    void configChanged() {
+        boolean wanted = !specs(server.routing().config()).isEmpty();
+        if (wanted && ticking == null) {
+            ticking = server.loop().scheduleAtFixedRate(this::tick, TICK_MILLIS, TICK_MILLIS, TimeUnit.MILLISECONDS);
+        } else if (!wanted && ticking != null) {
+            ticking.cancel(false);
+            ticking = null;
+            tick();
+        }
     }
 
     boolean inService(String database, ServerAddress host) {
@@ -72,12 +92,7 @@ final class ReplicaChecking {
     }
 
     private void tick() {
-        Map<String, ReplicaMonitor.Spec> specs = new LinkedHashMap<>();
-        for (DatabaseEntry e : server.routing().config().databases().values()) {
-            if (e.replicaChecks().enabled() && !DatabaseEntry.FALLBACK.equals(e.name()) && checkUser(e).isPresent()) {
-                specs.put(e.name(), new ReplicaMonitor.Spec(e.addresses(), e.replicaChecks()));
-            }
-        }
+        Map<String, ReplicaMonitor.Spec> specs = specs(server.routing().config());
         monitor.tick(specs);
         checkConnections.entrySet().removeIf(en -> {
             boolean gone = !specs.containsKey(en.getKey().substring(0, en.getKey().indexOf('|')));
@@ -86,6 +101,17 @@ final class ReplicaChecking {
             }
             return gone;
         });
+    }
+
+    /** The databases whose lag is checked, in config order. */
+    private Map<String, ReplicaMonitor.Spec> specs(ConfigSnapshot config) {
+        Map<String, ReplicaMonitor.Spec> specs = new LinkedHashMap<>();
+        for (DatabaseEntry e : config.databases().values()) {
+            if (e.replicaChecks().enabled() && !DatabaseEntry.FALLBACK.equals(e.name()) && checkUser(e).isPresent()) {
+                specs.put(e.name(), new ReplicaMonitor.Spec(e.addresses(), e.replicaChecks()));
+            }
+        }
+        return specs;
     }
 
     private Optional<String> checkUser(DatabaseEntry e) {

@@ -301,6 +301,7 @@ public final class SluiceServer implements SessionContext {
     void swapRouting(ConfigSnapshot next) {
         routing = new Routing(next);
         sessionSettings = routing.sessionSettings();
+        replicas.configChanged();
     }
 
     /** Stops everything at once (SHUTDOWN, SIGQUIT-equivalent, tests). */

@@ -7,6 +7,8 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -285,6 +287,33 @@ class ReplicaLagIT {
         }
     }
 
+    /**
+     * Lag checks come with a RELOAD that sets them and go with one that removes them: the checks'
+     * tick runs only while a database has them (a pooler without them does not wake every 50 ms),
+     * and its last run, when the checks go, drops their hosts from SHOW HOSTS.
+     */
+    @Test
+    void lagChecksStartAndStopWithReload() throws Exception {
+        String entry = "late = host=127.0.0.1,127.0.0.1 port=" + primary.port() + "," + replica.port()
+                + " dbname=postgres user=postgres";
+        try (SluiceFixture own = SluiceFixture.start(primary, entry + "\n",
+                "pool_mode = transaction\nauth_type = trust\nadmin_users = postgres\n", "\"postgres\" \"\"\n")) {
+            assertThat(showHosts(own.port)).as("no database has lag checks").isEmpty();
+            Path ini = own.dir.resolve("pgbouncer.ini");
+            String without = Files.readString(ini);
+            Files.writeString(ini, without.replace(entry, entry + " max_replica_lag=1 replica_check_interval=0.25"));
+            FaultProbe.console(own.port, "RELOAD");
+            Await.until(Duration.ofSeconds(20), () -> showHosts(own.port).stream().anyMatch(r -> r.get("database")
+                    .equals("late") && r.get("role").equals("replica") && r.get("state").equals("up")),
+                    "the replica checked after the RELOAD that set max_replica_lag");
+
+            Files.writeString(ini, without);
+            FaultProbe.console(own.port, "RELOAD");
+            Await.until(Duration.ofSeconds(10), () -> showHosts(own.port).isEmpty(),
+                    "no host listed once the RELOAD removed the checks");
+        }
+    }
+
     static void awaitState(String db, PgCluster host, String state, String role) {
         Await.until(Duration.ofSeconds(20), () -> {
             Map<String, String> r = hostRow(db, host);
@@ -303,8 +332,12 @@ class ReplicaLagIT {
     }
 
     static List<Map<String, String>> showHosts() {
+        return showHosts(sluice.port);
+    }
+
+    static List<Map<String, String>> showHosts(int port) {
         List<Map<String, String>> rows = new ArrayList<>();
-        for (String[] r : FaultProbe.console(sluice.port, "SHOW HOSTS")) {
+        for (String[] r : FaultProbe.console(port, "SHOW HOSTS")) {
             Map<String, String> row = new LinkedHashMap<>();
             for (int i = 0; i < COLUMNS.size() && i < r.length; i++) {
                 row.put(COLUMNS.get(i), r[i]);

@@ -70,9 +70,14 @@ final class ReplicaChecking {
     /**
      * Runs the tick while some database has lag checks, and stops it when none has, after a last
      * tick that drops what the checks kept: a pooler without lag checks, most of them, does not
-     * wake 20 times a second for nothing. At start, and on the loop after each config swap.
+     * wake 20 times a second for nothing. At start and after each config swap; runs on the loop,
+     * as the tick does (a swap may come from another thread).
      */
     void configChanged() {
+        if (!server.loop().inEventLoop()) {
+            server.loop().execute(this::configChanged);
+            return;
+        }
         boolean wanted = !specs(server.routing().config()).isEmpty();
         if (wanted && ticking == null) {
             ticking = server.loop().scheduleAtFixedRate(this::tick, TICK_MILLIS, TICK_MILLIS, TimeUnit.MILLISECONDS);
@@ -107,20 +112,22 @@ final class ReplicaChecking {
     private Map<String, ReplicaMonitor.Spec> specs(ConfigSnapshot config) {
         Map<String, ReplicaMonitor.Spec> specs = new LinkedHashMap<>();
         for (DatabaseEntry e : config.databases().values()) {
-            if (e.replicaChecks().enabled() && !DatabaseEntry.FALLBACK.equals(e.name()) && checkUser(e).isPresent()) {
+            if (e.replicaChecks().enabled() && !DatabaseEntry.FALLBACK.equals(e.name())
+                    && checkUser(e, config).isPresent()) {
                 specs.put(e.name(), new ReplicaMonitor.Spec(e.addresses(), e.replicaChecks()));
             }
         }
         return specs;
     }
 
-    private Optional<String> checkUser(DatabaseEntry e) {
+    private Optional<String> checkUser(DatabaseEntry e, ConfigSnapshot config) {
         return e.user().or(e::authUser)
-                .or(() -> Optional.of(server.routing().config().settings().string("auth_user")).filter(u -> !u.isEmpty()));
+                .or(() -> Optional.of(config.settings().string("auth_user")).filter(u -> !u.isEmpty()));
     }
 
     private void probe(String db, ServerAddress host, Consumer<ProbeResult> done) {
-        DatabaseEntry e = server.routing().config().databases().get(db);
+        ConfigSnapshot config = server.routing().config();
+        DatabaseEntry e = config.databases().get(db);
         long timeout = Math.max(TimeUnit.SECONDS.toNanos(2), 2 * e.replicaChecks().interval().toNanos());
         String k = db + "|" + host.label();
         boolean[] answered = {false};
@@ -147,7 +154,7 @@ final class ReplicaChecking {
             return;
         }
         checkConnections.remove(k);
-        PoolKey key = new PoolKey(db, checkUser(e).orElseThrow());
+        PoolKey key = new PoolKey(db, checkUser(e, config).orElseThrow());
         BackendTarget base = hosts.at(key, host);
         Map<String, String> startup = new LinkedHashMap<>(base.startupParams());
         startup.put("application_name", APP_NAME);

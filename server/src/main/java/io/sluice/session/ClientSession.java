@@ -129,7 +129,8 @@ public final class ClientSession extends ChannelInboundHandlerAdapter {
     }
 
     public ServerConnection server() {
-        return relay != null ? relay.server() : replicationRelay != null ? replicationRelay.server() : null;
+        ClientSide side = linked();
+        return side == null ? null : side.server();
     }
 
     /** none, physical or logical (SHOW CLIENTS replication). */

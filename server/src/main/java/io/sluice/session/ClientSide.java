@@ -3,6 +3,7 @@ package io.sluice.session;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelPromise;
+import io.sluice.backend.ServerConnection;
 import io.sluice.backend.ServerListener;
 import io.sluice.net.RunJoiner;
 
@@ -43,6 +44,14 @@ abstract class ClientSide implements ServerListener {
     /** End of one read burst from the client. */
     abstract void clientReadComplete();
 
+    /** The linked server; null when there is none (waiting for one, or after it left). */
+    abstract ServerConnection server();
+
     /** The client's writability changed: the server follows it, so a slow client slows the server. */
-    abstract void clientWritabilityChanged();
+    final void clientWritabilityChanged() {
+        ServerConnection server = server();
+        if (server != null) {
+            server.clientWritabilityChanged(clientWritable());
+        }
+    }
 }

@@ -72,6 +72,7 @@ final class Relay extends ClientSide implements StatementRouter.Owner {
         this.times = new QueryTimes(session, session.context().clock(), stats);
     }
 
+    @Override
     ServerConnection server() {
         return server;
     }
@@ -352,13 +353,6 @@ final class Relay extends ClientSide implements StatementRouter.Owner {
         server = null;
         gate.release(ReadGate.SERVER_FULL);
         session.fail(PgError.fatal(SqlState.PROTOCOL_VIOLATION, "server conn crashed?"), "server conn crashed?");
-    }
-
-    /** The client's writability changed: the server follows it, so a slow client slows the server. */
-    void clientWritabilityChanged() {
-        if (server != null) {
-            server.clientWritabilityChanged(clientWritable());
-        }
     }
 
     // ---- release ------------------------------------------------------------------------------

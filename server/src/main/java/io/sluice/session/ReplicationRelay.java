@@ -23,6 +23,7 @@ final class ReplicationRelay extends ClientSide {
         server.link(this, applicationName);
     }
 
+    @Override
     ServerConnection server() {
         return server;
     }
@@ -43,12 +44,6 @@ final class ReplicationRelay extends ClientSide {
     void clientReadComplete() {
         if (server != null) {
             server.flush();
-        }
-    }
-
-    void clientWritabilityChanged() {
-        if (server != null) {
-            server.clientWritabilityChanged(clientWritable());
         }
     }
 

@@ -29,6 +29,11 @@ final class ClientLog {
         Log.global().client(s.id(), null, null, address(s), s.remote().port(), message);
     }
 
+    /** Whether debug lines are logged: asked first where building the message's supplier would allocate per query. */
+    static boolean debugging() {
+        return Log.global().enabled(Level.DEBUG);
+    }
+
     static void debug(ClientSession s, Supplier<String> message) {
         debug(s, Level.DEBUG, message);
     }

@@ -60,7 +60,9 @@ final class QueryTimes {
         }
         queryOpen = false;
         long query = now - queryStart;
-        ClientLog.debug(session, () -> "query time: " + query / 1000 + " us");
+        if (ClientLog.debugging()) {
+            ClientLog.debug(session, () -> "query time: " + query / 1000 + " us");
+        }
         if (stats != null) {
             stats.queryEnded(query / 1000);
         }
@@ -73,7 +75,9 @@ final class QueryTimes {
         }
         xactOpen = false;
         long xact = now - xactStart;
-        ClientLog.debug(session, () -> "transaction time: " + xact / 1000 + " us");
+        if (ClientLog.debugging()) {
+            ClientLog.debug(session, () -> "transaction time: " + xact / 1000 + " us");
+        }
         if (stats != null) {
             stats.transactionEnded(xact / 1000);
         }

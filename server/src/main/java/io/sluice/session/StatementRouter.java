@@ -276,6 +276,9 @@ final class StatementRouter {
     }
 
     private void sendPendingCloses() {
+        if (!serverState.statements().hasCloses()) {
+            return; // every message of every transaction asks: no iterator made when nothing waits
+        }
         for (String name : serverState.statements().takeCloses()) {
             Expected c = new Expected('C', Expected.Action.INTERNAL);
             c.serverName = name;

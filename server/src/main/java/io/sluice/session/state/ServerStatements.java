@@ -106,6 +106,11 @@ public final class ServerStatements {
         closes.add(name);
     }
 
+    /** Whether names wait to be closed on the server ({@link #takeCloses()}). */
+    public boolean hasCloses() {
+        return !closes.isEmpty();
+    }
+
     /** Names to close on the server before anything else is sent; the list is handed over. */
     public List<String> takeCloses() {
         if (closes.isEmpty()) {

@@ -131,8 +131,10 @@ public final class SessionJournal {
 
     private void endTransaction(boolean commit, ServerSession server) {
         if (commit) {
-            for (SqlCommand c : pending) {
-                apply(c, server);
+            // indexed: ends every transaction, nearly always with nothing pending, and an iterator
+            // is an object each time
+            for (int i = 0; i < pending.size(); i++) {
+                apply(pending.get(i), server);
             }
         }
         pending.clear();

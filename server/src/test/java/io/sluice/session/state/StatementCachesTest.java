@@ -110,9 +110,12 @@ class StatementCachesTest {
     void staleStatementsAreClosedLater() {
         ServerStatements s = new ServerStatements(10);
         String name = s.add(key("a")).name();
+        assertFalse(s.hasCloses());
         s.stale(name);
         assertFalse(s.has(key("a")));
+        assertTrue(s.hasCloses());
         assertEquals(List.of(name), s.takeCloses());
+        assertFalse(s.hasCloses());
         assertEquals(List.of(), s.takeCloses());
         String again = s.add(key("a")).name();
         assertFalse(again.equals(name), "a fresh name, never the stale one");

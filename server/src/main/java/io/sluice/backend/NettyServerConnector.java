@@ -11,7 +11,7 @@ import io.netty.util.concurrent.ScheduledFuture;
 import io.sluice.log.Level;
 import io.sluice.log.Log;
 import io.sluice.net.FairReads;
-import io.sluice.net.RunJoiner;
+import io.sluice.proto.codec.RunJoiner;
 import io.sluice.net.TcpTuning;
 import io.sluice.net.Transport;
 import io.sluice.pool.PoolKey;

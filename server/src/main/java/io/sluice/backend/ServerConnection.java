@@ -7,7 +7,7 @@ import io.netty.channel.ChannelPromise;
 import io.sluice.log.Level;
 import io.sluice.log.Log;
 import io.sluice.net.Endpoint;
-import io.sluice.net.RunJoiner;
+import io.sluice.proto.codec.RunJoiner;
 import io.sluice.pool.ServerHandle;
 import io.sluice.proto.BackendMessage;
 import io.sluice.proto.Frame;
@@ -229,7 +229,7 @@ public final class ServerConnection extends ChannelInboundHandlerAdapter impleme
 
     /** Writes a client frame to the server (takes ownership), without flushing. */
     public void write(Frame frame) {
-        writer.write(frame.takeBytes(), relayVoid);
+        writer.write(frame, relayVoid);
     }
 
     public void flush() {

@@ -9,7 +9,12 @@ import io.netty.util.ReferenceCounted;
  * frames on untouched; only the pooler-relevant types are decoded into records. A large message
  * of a type the pooler only relays (DataRow, CopyData) may come in pieces: a first frame with the
  * real type, the header and the start of the body, then {@link #CONTINUATION} frames with the rest.
- * Owns one reference to {@link #bytes()}.
+ *
+ * <p>A frame is a range of a buffer, {@link #start()} to {@link #end()} of {@link #buffer()},
+ * and owns one reference to that buffer; the frame decoder's frames share its read buffer. No
+ * slice object is made per message: the relay writes frames as they are, and the
+ * {@code RunJoiner} before the socket makes one slice for each run of them that lies side by
+ * side, as PgBouncer sends a run of its buffer at once.
  *
  * <p>Its own count is a plain int: a frame lives on the event loop that read it (a session's
  * client and server channels share one loop), and Netty's {@code AbstractReferenceCounted} would
@@ -20,40 +25,87 @@ public final class Frame implements ReferenceCounted {
     public static final byte CONTINUATION = 0;
 
     private final byte type;
-    private ByteBuf bytes;
+    private ByteBuf buffer;
+    private final int start;
+    private final int length;
     private int refs = 1;
 
+    /** The readable bytes of {@code bytes}, whose reference the frame takes over. */
     public Frame(byte type, ByteBuf bytes) {
+        this(type, bytes, bytes.readerIndex(), bytes.readableBytes());
+    }
+
+    /**
+     * {@code length} bytes of {@code buffer} from {@code start}; the frame takes over one
+     * reference to {@code buffer} (the caller retained it for the frame).
+     */
+    public Frame(byte type, ByteBuf buffer, int start, int length) {
         this.type = type;
-        this.bytes = bytes;
+        this.buffer = buffer;
+        this.start = start;
+        this.length = length;
     }
 
     public byte type() {
         return type;
     }
 
-    /** The message including the 5-byte header (for a continuation: just more body bytes). */
+    /**
+     * The buffer the message lies in, to read with absolute indexes from {@link #start()} to
+     * {@link #end()}: its own reader and writer indexes are not the frame's. No reference is
+     * passed.
+     */
+    public ByteBuf buffer() {
+        return buffer;
+    }
+
+    /** Index in {@link #buffer()} of the type byte (for a continuation: of its first body byte). */
+    public int start() {
+        return start;
+    }
+
+    /** Index in {@link #buffer()} just past the message. */
+    public int end() {
+        return start + length;
+    }
+
+    /** The message including the 5-byte header, as a view (no copy, no extra reference). */
     public ByteBuf bytes() {
-        return bytes;
+        return buffer.slice(start, length);
     }
 
     /** The body after the 5-byte header, as a view (no copy, no extra reference). */
     public ByteBuf body() {
-        return bytes.slice(bytes.readerIndex() + 5, bytes.readableBytes() - 5);
+        return buffer.slice(start + 5, length - 5);
     }
 
     /**
-     * Hands this frame's reference to its bytes to the caller (to write them on), saving a retain
-     * and a release per relayed message. The frame is spent: its own release does nothing more.
+     * Hands this frame's reference to its bytes to the caller, as a buffer of just the message
+     * (to write it on elsewhere than through a run joiner). The frame is spent: its own release
+     * does nothing more.
      */
     public ByteBuf takeBytes() {
-        ByteBuf b = bytes;
-        bytes = null;
+        ByteBuf b = takeBuffer();
+        // a plain slice shares b's count: it passes on the frame's reference without another
+        return start == b.readerIndex() && length == b.readableBytes() ? b : b.slice(start, length);
+    }
+
+    /**
+     * Hands this frame's reference to {@link #buffer()} to the caller, which reads the message
+     * from {@link #start()} to {@link #end()}. The frame is spent: its own release does nothing
+     * more.
+     */
+    public ByteBuf takeBuffer() {
+        ByteBuf b = buffer;
+        if (b == null) {
+            throw new IllegalReferenceCountException(0);
+        }
+        buffer = null;
         return b;
     }
 
     public int length() {
-        return bytes.readableBytes();
+        return length;
     }
 
     @Override
@@ -89,9 +141,9 @@ public final class Frame implements ReferenceCounted {
         if (refs > 0) {
             return false;
         }
-        if (bytes != null) {
-            bytes.release();
-            bytes = null;
+        if (buffer != null) {
+            buffer.release();
+            buffer = null;
         }
         return true;
     }
@@ -103,14 +155,14 @@ public final class Frame implements ReferenceCounted {
 
     @Override
     public Frame touch(Object hint) {
-        if (bytes != null) {
-            bytes.touch(hint);
+        if (buffer != null) {
+            buffer.touch(hint);
         }
         return this;
     }
 
     @Override
     public String toString() {
-        return "Frame(" + (char) type + ", " + (bytes == null ? "passed on" : bytes.readableBytes() + " bytes") + ")";
+        return "Frame(" + (char) type + ", " + (buffer == null ? "passed on" : length + " bytes") + ")";
     }
 }

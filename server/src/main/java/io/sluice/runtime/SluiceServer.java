@@ -19,7 +19,7 @@ import io.sluice.metrics.PrometheusEndpoint;
 import io.sluice.net.AfterInactive;
 import io.sluice.net.EventLoopScheduler;
 import io.sluice.net.Listeners;
-import io.sluice.net.RunJoiner;
+import io.sluice.proto.codec.RunJoiner;
 import io.sluice.net.TcpTuning;
 import io.sluice.net.Transport;
 import io.sluice.pool.CheckoutFailure;

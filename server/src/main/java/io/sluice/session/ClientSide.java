@@ -5,7 +5,7 @@ import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelPromise;
 import io.sluice.backend.ServerConnection;
 import io.sluice.backend.ServerListener;
-import io.sluice.net.RunJoiner;
+import io.sluice.proto.codec.RunJoiner;
 
 /**
  * The client side of a link to a server, shared by the pooled {@link Relay} and the

@@ -4,7 +4,7 @@ import io.sluice.backend.ServerConnection;
 import io.sluice.backend.ServerListener;
 import io.sluice.config.PoolMode;
 import io.sluice.log.Log;
-import io.sluice.net.RunJoiner;
+import io.sluice.proto.codec.RunJoiner;
 import io.sluice.pool.Lease;
 import io.sluice.proto.Frame;
 import io.sluice.proto.PgError;
@@ -264,7 +264,7 @@ final class Relay extends ClientSide implements StatementRouter.Owner {
             router.replies.fromServer(frame);
             return;
         }
-        clientOut.write(frame.takeBytes(), clientVoid);
+        clientOut.write(frame, clientVoid);
     }
 
     @Override

@@ -49,7 +49,7 @@ final class ReplicationRelay extends ClientSide {
 
     @Override
     public void onServerFrame(Frame frame) {
-        clientOut.write(frame.takeBytes(), clientVoid);
+        clientOut.write(frame, clientVoid);
     }
 
     @Override

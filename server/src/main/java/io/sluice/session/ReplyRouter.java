@@ -208,7 +208,7 @@ final class ReplyRouter {
     }
 
     private void relay(Frame f) {
-        r.client.write(f.takeBytes(), r.clientVoid);
+        r.client.write(f, r.clientVoid);
     }
 
     /** Sends every answer of Sluice's own that has reached the head of the queue. */

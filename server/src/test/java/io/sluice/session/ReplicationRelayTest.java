@@ -4,6 +4,7 @@ import io.netty.channel.embedded.EmbeddedChannel;
 import io.sluice.config.PoolMode;
 import io.sluice.proto.TransactionStatus;
 import io.sluice.proto.codec.Encoders;
+import io.sluice.proto.codec.RunJoiner;
 import io.sluice.proto.codec.StartupDecoder;
 import org.junit.jupiter.api.Test;
 
@@ -21,7 +22,8 @@ class ReplicationRelayTest {
     @Test
     void aReplicationClientIsRelayedToItsOwnServer() {
         SessionHarness h = new SessionHarness(PoolMode.TRANSACTION);
-        EmbeddedChannel repl = new EmbeddedChannel(new StartupDecoder(4096, Integer.MAX_VALUE), new ClientSession(h, false));
+        EmbeddedChannel repl = new EmbeddedChannel(new StartupDecoder(4096, Integer.MAX_VALUE), new RunJoiner(),
+                new ClientSession(h, false));
         repl.writeInbound(Encoders.startup(ALLOC, Map.of("user", "u", "database", "db", "replication", "database",
                 "options", "-c enable_seqscan=off -d 1", "application_name", "abc")));
         assertThat(h.replicationStartup).containsEntry("replication", "database")

@@ -23,6 +23,7 @@ import io.sluice.pool.fakes.VirtualScheduler;
 import io.sluice.proto.TransactionStatus;
 import io.sluice.proto.codec.Encoders;
 import io.sluice.proto.codec.FrameDecoder;
+import io.sluice.proto.codec.RunJoiner;
 import io.sluice.proto.codec.StartupDecoder;
 import io.sluice.stats.DatabaseStats;
 import io.sluice.util.Clock;
@@ -147,7 +148,8 @@ class SessionHarness implements SessionContext, Cancels {
             ServerConnection s = new ServerConnection(ch, target, "db", new ServerLogin(BackendCredentials.none("u"),
                     c -> { }, (x, m) -> { throw new AssertionError(m); }, (x, m) -> { throw new AssertionError(m); }),
                     ConnectionLogging.DEFAULTS.disconnections(), time);
-            ch.pipeline().addLast(new FrameDecoder(1 << 30, "Dd"), s);
+            // as NettyServerConnector builds it: the joiner turns relayed frames into bytes
+            ch.pipeline().addLast(new FrameDecoder(1 << 30, "Dd"), new RunJoiner(), s);
             ch.writeInbound(concat(Encoders.authentication(ALLOC, 0, new byte[0]),
                     Encoders.readyForQuery(ALLOC, TransactionStatus.IDLE)));
             serverChannels.add(ch);
@@ -167,7 +169,7 @@ class SessionHarness implements SessionContext, Cancels {
     /** Another client, logged in and greeted (the greeting drained). */
     ClientEnd newClient() {
         ClientSession s = new ClientSession(this, false);
-        EmbeddedChannel ch = new EmbeddedChannel(new StartupDecoder(4096, Integer.MAX_VALUE), s);
+        EmbeddedChannel ch = new EmbeddedChannel(new StartupDecoder(4096, Integer.MAX_VALUE), new RunJoiner(), s);
         ch.writeInbound(Encoders.startup(ALLOC, Map.of("user", "u", "database", "db")));
         ByteBuf b;
         while ((b = ch.readOutbound()) != null) {

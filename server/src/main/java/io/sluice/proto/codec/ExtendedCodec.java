@@ -22,7 +22,7 @@ public final class ExtendedCodec {
 
     /** A C string at the reader index of {@code body}, advancing past its NUL. */
     public static String cstring(ByteBuf body, char type) {
-        int end = nulFrom(body, body.readerIndex(), type);
+        int end = nulFrom(body, body.readerIndex(), body.writerIndex(), type);
         String s = stringAt(body, body.readerIndex(), end, null);
         body.readerIndex(end + 1);
         return s;
@@ -91,9 +91,9 @@ public final class ExtendedCodec {
      * with PgBouncer's other words). Reads in place.
      */
     public static boolean brokenNamedParse(Frame parse) {
-        ByteBuf b = parse.bytes();
-        int end = b.writerIndex();
-        int from = b.readerIndex() + 5;
+        ByteBuf b = parse.buffer();
+        int end = parse.end();
+        int from = parse.start() + 5;
         int nameEnd = b.indexOf(from, end, (byte) 0);
         if (nameEnd <= from) {
             return false;
@@ -112,14 +112,14 @@ public final class ExtendedCodec {
      * for a session that runs the same statements over and over, so no new String either.
      */
     public static String firstString(Frame frame, char type, String last) {
-        ByteBuf b = frame.bytes();
-        int from = b.readerIndex() + 5;
-        return stringAt(b, from, nulFrom(b, from, type), last);
+        ByteBuf b = frame.buffer();
+        int from = frame.start() + 5;
+        return stringAt(b, from, nulFrom(b, from, frame.end(), type), last);
     }
 
     /** Where the C string at {@code from} ends: its NUL, which a well-formed message has. */
-    private static int nulFrom(ByteBuf b, int from, char type) {
-        int end = b.indexOf(from, b.writerIndex(), (byte) 0);
+    private static int nulFrom(ByteBuf b, int from, int to, char type) {
+        int end = b.indexOf(from, to, (byte) 0);
         if (end < 0) {
             throw new ProtocolException("invalid message format in '" + type + "' message");
         }

@@ -10,7 +10,8 @@ import io.sluice.proto.StartupPacket;
 import java.util.List;
 
 /**
- * Splits the typed message stream into {@link Frame}s (retained slices, no copy). Rejects lengths
+ * Splits the typed message stream into {@link Frame}s (ranges of the read buffer, each holding a
+ * reference to it; no copy). Rejects lengths
  * below 4 and packets above {@code max_packet_size}.
  *
  * <p>A message of a type the pooler only relays ({@code relayOnlyTypes}) that is larger than
@@ -28,10 +29,10 @@ import java.util.List;
 public final class FrameDecoder extends ByteToMessageDecoder {
     /**
      * Netty's merge cumulator, but the bytes already passed on are dropped before each append.
-     * Frames are retained slices of the cumulation; while any is unwritten Netty skips its own
+     * Frames hold references to the cumulation; while any is unwritten Netty skips its own
      * discard, and with a client slower than PostgreSQL the cumulation kept every byte ever read
      * (measured: 128 MiB for one 2 GB result). Once nothing else holds it (refCnt 1), moving the
-     * partial message to the front is cheap; while slices are out, merge copies only unread bytes.
+     * partial message to the front is cheap; while frames are out, merge copies only unread bytes.
      */
     private static final Cumulator COMPACTING = (alloc, cumulation, in) -> {
         if (cumulation.refCnt() == 1 && cumulation.readerIndex() > 0) {
@@ -98,7 +99,7 @@ public final class FrameDecoder extends ByteToMessageDecoder {
         }
         while (remaining > 0 && in.isReadable()) {
             int n = (int) Math.min(remaining, in.readableBytes());
-            out.add(new Frame(Frame.CONTINUATION, in.readRetainedSlice(n)));
+            out.add(frame(Frame.CONTINUATION, in, n));
             remaining -= n;
         }
         while (in.readableBytes() >= 5) {
@@ -122,18 +123,25 @@ public final class FrameDecoder extends ByteToMessageDecoder {
             if (in.readableBytes() < len + 1) {
                 if (len + 1 > WHOLE_LIMIT && relayOnlyTypes.indexOf(type) >= 0) {
                     int n = in.readableBytes();
-                    out.add(new Frame(type, in.readRetainedSlice(n)));
+                    out.add(frame(type, in, n));
                     remaining = len + 1L - n;
                 }
                 return;
             }
-            out.add(new Frame(type, in.readRetainedSlice(len + 1)));
+            out.add(frame(type, in, len + 1));
             if (loginLimit > 0) {
                 // one message at a time while logging in: handling it may end the login phase,
                 // and the next header must be judged by the limit that then applies
                 return;
             }
         }
+    }
+
+    /** The next {@code n} bytes of {@code in} as a frame, which holds a reference to {@code in}. */
+    private static Frame frame(byte type, ByteBuf in, int n) {
+        Frame f = new Frame(type, in.retain(), in.readerIndex(), n);
+        in.skipBytes(n);
+        return f;
     }
 
     /**

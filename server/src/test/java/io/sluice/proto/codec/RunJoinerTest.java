@@ -1,4 +1,4 @@
-package io.sluice.net;
+package io.sluice.proto.codec;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -9,6 +9,7 @@ import io.netty.channel.ChannelPromise;
 import io.netty.channel.VoidChannelPromise;
 import io.netty.channel.embedded.EmbeddedChannel;
 import io.netty.util.ResourceLeakDetector;
+import io.sluice.proto.Frame;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
@@ -17,7 +18,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * Slices that lie side by side in one buffer go out as one write; anything else keeps its place
+ * Frames, and slices, that lie side by side in one buffer go out as one write; anything else keeps its place
  * in the order of writes, and no reference to the read buffer is kept or lost.
  */
 class RunJoinerTest {
@@ -108,6 +109,55 @@ class RunJoinerTest {
     void closingWithAPendingRunReleasesIt() {
         ch.write(read.retainedSlice(0, 4), relayed);
         ch.write(read.retainedSlice(4, 4), relayed);
+        ch.close();
+        assertThat(read.refCnt()).isEqualTo(1);
+    }
+
+    /** A frame of {@code n} bytes of the read buffer from {@code at}, as the frame decoder makes it. */
+    private Frame frame(int at, int n) {
+        return new Frame((byte) read.getByte(at), read.retain(), at, n);
+    }
+
+    @Test
+    void framesSideBySideGoOutAsOneWrite() {
+        for (int i = 0; i < 4; i++) {
+            ch.write(frame(i * 4, 4), relayed);
+        }
+        ch.flush();
+        assertThat(written()).containsExactly("PPPPBBBBEEEESSSS");
+    }
+
+    @Test
+    void framesKeepTheOrderOfWritesWithAnythingElse() {
+        ch.write(frame(0, 4), relayed);
+        ch.write(frame(8, 4), relayed); // the Bind was dropped: not side by side
+        ch.write(Unpooled.copiedBuffer("own", StandardCharsets.US_ASCII), relayed); // a message Sluice made
+        ch.write(frame(12, 4), relayed);
+        ch.write(read.retainedSlice(0, 4), relayed); // a slice: a run of its own
+        ch.write(frame(4, 4), relayed);
+        ChannelPromise p = ch.newPromise();
+        ch.write(frame(8, 4), p); // with a promise: written alone, in its place
+        ch.write(frame(12, 4), relayed);
+        ch.flush();
+        assertThat(written()).containsExactly("PPPP", "EEEE", "own", "SSSS", "PPPP", "BBBB", "EEEE", "SSSS");
+        assertThat(p.isSuccess()).isTrue();
+    }
+
+    @Test
+    void aFrameOfAWholeBufferGoesOutAsThatBuffer() {
+        ByteBuf own = Unpooled.copiedBuffer("Z", StandardCharsets.US_ASCII);
+        ch.write(new Frame((byte) 'Z', own), relayed);
+        ch.flush();
+        ByteBuf out = ch.readOutbound();
+        assertThat(out).isSameAs(own);
+        out.release();
+    }
+
+    @Test
+    void closingWithPendingFramesReleasesThem() {
+        ch.write(frame(0, 4), relayed);
+        ch.write(frame(4, 4), relayed);
+        assertThat(read.refCnt()).as("the run holds one reference for both").isEqualTo(2);
         ch.close();
         assertThat(read.refCnt()).isEqualTo(1);
     }

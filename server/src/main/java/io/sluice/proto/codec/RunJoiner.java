@@ -1,4 +1,4 @@
-package io.sluice.net;
+package io.sluice.proto.codec;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.Channel;
@@ -6,16 +6,19 @@ import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelOutboundHandlerAdapter;
 import io.netty.channel.ChannelPromise;
 import io.netty.channel.VoidChannelPromise;
+import io.sluice.proto.Frame;
 
 /**
  * Joins consecutive relayed messages that lie side by side in one read buffer into one write, as
  * PgBouncer sends a run of its buffer at once. The relay passes each protocol message on as its
- * own slice (Parse, Bind, Execute, Sync from one client read; ParseComplete … ReadyForQuery from
- * one server read), and Netty pays per message written: an outbound entry, a gather slot, a
- * release and its byte accounting. Here a write of a slice that begins where the pending run ends,
- * in the same buffer, only lengthens the run; anything else (a message Sluice made, a write
- * with a promise, another buffer) passes the run on first, so the order on the wire is the order
- * of the writes. The run goes on at the next flush, as Netty would send it no sooner.
+ * own {@link Frame} (Parse, Bind, Execute, Sync from one client read; ParseComplete …
+ * ReadyForQuery from one server read), and Netty pays per message written: an outbound entry, a
+ * gather slot, a release and its byte accounting. Here a frame that begins where the pending run
+ * ends, in the same buffer, only lengthens the run, and a run becomes one slice when it goes on:
+ * no object per message. Slices of one buffer written side by side join the same way. Anything
+ * else (a message Sluice made, a write with a promise, another buffer) passes the run on first,
+ * so the order on the wire is the order of the writes. The run goes on at the next flush, as
+ * Netty would send it no sooner.
  *
  * <p>Sits right before the handler that writes (the session or the server connection), so every
  * write of that handler, through the channel or its context, passes here; TLS, nearer the
@@ -24,7 +27,12 @@ import io.netty.channel.VoidChannelPromise;
 public final class RunJoiner extends ChannelOutboundHandlerAdapter {
     public static final String NAME = "join";
 
-    /** The pending run: the first slice written (owning one reference to its buffer), or null. */
+    /** A pending run of frames: the buffer they lie in (one reference owned), or null. */
+    private ByteBuf frames;
+    /** Indexes in {@link #frames} of the run's first byte and just past its last. */
+    private int framesFrom;
+    private int framesTo;
+    /** A pending run of slices: the first slice written (owning one reference to its buffer), or null. */
     private ByteBuf first;
     private ByteBuf root;
     /** Address just past the run's last byte, and the run's length. */
@@ -59,6 +67,15 @@ public final class RunJoiner extends ChannelOutboundHandlerAdapter {
 
     @Override
     public void write(ChannelHandlerContext ctx, Object msg, ChannelPromise promise) {
+        if (msg instanceof Frame f) {
+            if (promise.isVoid()) {
+                writeFrame(ctx, f);
+            } else {
+                passRun(ctx);
+                ctx.write(f.takeBytes(), promise);
+            }
+            return;
+        }
         if (promise.isVoid() && msg instanceof ByteBuf b && b.hasMemoryAddress()) {
             ByteBuf r = rootOf(b);
             long start = b.memoryAddress() + b.readerIndex();
@@ -116,7 +133,27 @@ public final class RunJoiner extends ChannelOutboundHandlerAdapter {
         return r;
     }
 
+    private void writeFrame(ChannelHandlerContext ctx, Frame f) {
+        if (frames != null && f.buffer() == frames && f.start() == framesTo) {
+            framesTo = f.end();
+            f.release(); // the run keeps the buffer, and so these bytes, alive
+            return;
+        }
+        passRun(ctx);
+        framesFrom = f.start();
+        framesTo = f.end();
+        frames = f.takeBuffer();
+    }
+
     private void passRun(ChannelHandlerContext ctx) {
+        if (frames != null) {
+            ByteBuf b = frames;
+            frames = null;
+            // a plain slice shares b's count: it passes on the run's reference without another
+            boolean whole = framesFrom == b.readerIndex() && framesTo == b.writerIndex();
+            ctx.write(whole ? b : b.slice(framesFrom, framesTo - framesFrom), voidPromise);
+            return;
+        }
         ByteBuf b = first;
         if (b == null) {
             return;
@@ -133,6 +170,10 @@ public final class RunJoiner extends ChannelOutboundHandlerAdapter {
     }
 
     private void drop() {
+        if (frames != null) {
+            frames.release();
+            frames = null;
+        }
         if (first != null) {
             first.release();
             first = null;

@@ -12,7 +12,7 @@ import javax.crypto.spec.SecretKeySpec;
 
 /**
  * SCRAM-SHA-256 primitives (RFC 5802 section 3) on top of the JDK's SHA-256 and HmacSHA256.
- * Safe from any thread: each thread keys its own Mac and digest.
+ * Stateless; safe from any thread.
  */
 final class ScramCrypto {
     static final int KEY_LEN = 32;
@@ -26,27 +26,6 @@ final class ScramCrypto {
     private static final byte[] CLIENT_KEY = "Client Key".getBytes(StandardCharsets.US_ASCII);
     private static final byte[] SERVER_KEY = "Server Key".getBytes(StandardCharsets.US_ASCII);
 
-    /*
-     * One Mac and one digest per thread, re-keyed or reset for each use: getInstance looks the
-     * algorithm up in the provider list, and Mac.init then chooses a provider, about 4 us of a
-     * login's event loop time for a SCRAM login's three HMACs. Neither object is thread-safe;
-     * init and digest start each use afresh.
-     */
-    private static final ThreadLocal<Mac> HMACS = ThreadLocal.withInitial(() -> {
-        try {
-            return Mac.getInstance("HmacSHA256");
-        } catch (GeneralSecurityException e) {
-            throw new IllegalStateException("HmacSHA256 unavailable", e);
-        }
-    });
-    private static final ThreadLocal<MessageDigest> SHA256S = ThreadLocal.withInitial(() -> {
-        try {
-            return MessageDigest.getInstance("SHA-256");
-        } catch (GeneralSecurityException e) {
-            throw new IllegalStateException("SHA-256 unavailable", e);
-        }
-    });
-
     private ScramCrypto() {}
 
     static byte[] hmac(byte[] key, byte[]... parts) {
@@ -59,7 +38,7 @@ final class ScramCrypto {
 
     private static Mac hmacKeyed(byte[] key) {
         try {
-            Mac mac = HMACS.get();
+            Mac mac = Mac.getInstance("HmacSHA256");
             // SecretKeySpec refuses an empty key. HMAC zero-pads short keys to the block size,
             // so an empty key and a single zero byte are the same key.
             mac.init(new SecretKeySpec(key.length == 0 ? new byte[1] : key, "HmacSHA256"));
@@ -70,7 +49,11 @@ final class ScramCrypto {
     }
 
     static byte[] sha256(byte[] data) {
-        return SHA256S.get().digest(data);
+        try {
+            return MessageDigest.getInstance("SHA-256").digest(data);
+        } catch (GeneralSecurityException e) {
+            throw new IllegalStateException("SHA-256 unavailable", e);
+        }
     }
 
     /**

@@ -4,13 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.sluice.config.userlist.Secret;
-import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
 import java.util.Base64;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
 class ScramSecretTest {
@@ -55,27 +49,6 @@ class ScramSecretTest {
         }
         assertThatThrownBy(() -> ScramSecret.parse("secret"))
                 .isInstanceOf(IllegalArgumentException.class);
-    }
-
-    @Test
-    void eachThreadsReusedMacGivesTheSameKeysAsAFreshOne() throws Exception {
-        // the thread's Mac is re-keyed for each use: a derivation after HMACs under other keys,
-        // and derivations on several threads at once, still give the RFC's keys
-        byte[] other = ScramCrypto.hmac(new byte[] {1, 2, 3}, "x".getBytes(StandardCharsets.UTF_8));
-        assertThat(ScramCrypto.hmac(new byte[0], other)).isNotEqualTo(other);
-        assertThat(ScramSecret.fromPassword("pencil", RFC_SALT, 4096).toString()).isEqualTo(RFC_SECRET);
-        ExecutorService pool = Executors.newFixedThreadPool(4);
-        try {
-            var results = new ArrayList<Future<String>>();
-            for (int i = 0; i < 8; i++) {
-                results.add(pool.submit(() -> ScramSecret.fromPassword("pencil", RFC_SALT, 4096).toString()));
-            }
-            for (var r : results) {
-                assertThat(r.get(30, TimeUnit.SECONDS)).isEqualTo(RFC_SECRET);
-            }
-        } finally {
-            pool.shutdownNow();
-        }
     }
 
     @Test

@@ -85,9 +85,16 @@ public final class Frame implements ReferenceCounted {
      * does nothing more.
      */
     public ByteBuf takeBytes() {
-        ByteBuf b = takeBuffer();
-        // a plain slice shares b's count: it passes on the frame's reference without another
-        return start == b.readerIndex() && length == b.readableBytes() ? b : b.slice(start, length);
+        return handOver(takeBuffer(), start, start + length);
+    }
+
+    /**
+     * Bytes {@code from} to {@code to} of {@code b} as a buffer that carries the caller's one
+     * reference to {@code b}: {@code b} itself when it holds just those bytes, else a plain slice,
+     * which shares {@code b}'s count and so passes the reference on without taking another.
+     */
+    public static ByteBuf handOver(ByteBuf b, int from, int to) {
+        return from == b.readerIndex() && to == b.writerIndex() ? b : b.slice(from, to - from);
     }
 
     /**

@@ -149,9 +149,7 @@ public final class RunJoiner extends ChannelOutboundHandlerAdapter {
         if (frames != null) {
             ByteBuf b = frames;
             frames = null;
-            // a plain slice shares b's count: it passes on the run's reference without another
-            boolean whole = framesFrom == b.readerIndex() && framesTo == b.writerIndex();
-            ctx.write(whole ? b : b.slice(framesFrom, framesTo - framesFrom), voidPromise);
+            ctx.write(Frame.handOver(b, framesFrom, framesTo), voidPromise);
             return;
         }
         ByteBuf b = first;

@@ -21,10 +21,9 @@ final class ParseTexts {
     private ByteBuf lastText;
     private SqlCommand lastCommand;
 
-    /** The command of the text at {@code body}'s reader index (which does not move). */
-    SqlCommand classify(ByteBuf body) {
-        int start = body.readerIndex();
-        int end = body.indexOf(start, body.writerIndex(), (byte) 0);
+    /** The command of the NUL-terminated text at {@code start} of {@code body}, before {@code limit}. */
+    SqlCommand classify(ByteBuf body, int start, int limit) {
+        int end = body.indexOf(start, limit, (byte) 0);
         if (end < 0) {
             throw new ProtocolException("invalid message format in 'P' message");
         }

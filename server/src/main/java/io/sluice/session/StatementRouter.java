@@ -212,13 +212,16 @@ final class StatementRouter {
         skipping = true;
     }
 
+    // Parse, Bind, Describe and Query read their names in place (ExtendedCodec.stringAt): most
+    // clients send unnamed statements, and those are relayed as they are, with no slice made
+
     private void parse(Frame f) {
-        ByteBuf body = f.body();
-        String name = ExtendedCodec.cstring(body, 'P');
+        String name = ExtendedCodec.firstString(f, 'P', null);
+        int text = f.start() + 5 + name.length() + 1;
         if (name.isEmpty() || maxPrepared == 0) {
             SqlCommand cmd;
             try {
-                cmd = parseTexts.classify(body);
+                cmd = parseTexts.classify(f.buffer(), text, f.end());
             } catch (ProtocolException unterminatedText) {
                 // passed on, as PgBouncer passes a Parse it does not track: PostgreSQL refuses it
                 cmd = SqlCommand.NONE;
@@ -237,7 +240,7 @@ final class StatementRouter {
             fail('P', PgError.error("42P05", "prepared statement \"" + name + "\" already exists"));
             return;
         }
-        StatementKey key = new StatementKey(ExtendedCodec.rest(body));
+        StatementKey key = new StatementKey(ExtendedCodec.rest(f.buffer().slice(text, f.end() - text)));
         f.release();
         ClientStatements.Entry entry = statements.add(name, key, ParseTexts.classify(key.query()));
         if (serverState.statements().lookup(key) != null) {
@@ -293,9 +296,11 @@ final class StatementRouter {
     }
 
     private void bind(Frame f) {
-        ByteBuf body = f.body();
-        String portal = ExtendedCodec.cstring(body, 'B');
-        String name = ExtendedCodec.cstring(body, 'B');
+        int at = f.start() + 5;
+        String portal = ExtendedCodec.stringAt(f, at, 'B', null);
+        at += portal.length() + 1;
+        String name = ExtendedCodec.stringAt(f, at, 'B', null);
+        at += name.length() + 1;
         if (name.isEmpty() || maxPrepared == 0) {
             portals.put(portal, name.isEmpty() ? unnamed : passedThrough.getOrDefault(name, SqlCommand.NONE));
             send(Expected.relayed('B'), f);
@@ -312,19 +317,18 @@ final class StatementRouter {
         Expected b = new Expected('B', Expected.Action.FORWARD);
         b.key = entry.key();
         b.serverName = serverName;
-        ByteBuf msg = ExtendedCodec.bind(alloc, portal, serverName, body);
+        ByteBuf msg = ExtendedCodec.bind(alloc, portal, serverName, f.buffer().slice(at, f.end() - at));
         f.release();
         send(b, msg);
     }
 
     private void describe(Frame f) {
-        ByteBuf body = f.body();
-        if (body.readableBytes() < 2 || body.getByte(body.readerIndex()) != 'S' || maxPrepared == 0) {
+        int at = f.start() + 5;
+        if (f.end() - at < 2 || f.buffer().getByte(at) != 'S' || maxPrepared == 0) {
             send(Expected.relayed('D'), f);
             return;
         }
-        body.skipBytes(1);
-        String name = ExtendedCodec.cstring(body, 'D');
+        String name = ExtendedCodec.stringAt(f, at + 1, 'D', null);
         if (name.isEmpty()) {
             send(Expected.relayed('D'), f);
             return;
@@ -342,9 +346,9 @@ final class StatementRouter {
     }
 
     private void close(Frame f) {
-        ByteBuf body = f.body();
-        boolean statement = body.readableBytes() >= 2 && body.getByte(body.readerIndex()) == 'S';
-        String name = statement ? ExtendedCodec.cstring(body.skipBytes(1), 'C') : "";
+        int at = f.start() + 5;
+        boolean statement = f.end() - at >= 2 && f.buffer().getByte(at) == 'S';
+        String name = statement ? ExtendedCodec.stringAt(f, at + 1, 'C', null) : "";
         if (!statement || name.isEmpty() || maxPrepared == 0) {
             passedThrough.remove(name);
             send(Expected.relayed('C'), f);
@@ -358,8 +362,7 @@ final class StatementRouter {
     }
 
     private void query(Frame f) {
-        ByteBuf body = f.body();
-        String sql = ExtendedCodec.cstring(body, 'Q');
+        String sql = ExtendedCodec.firstString(f, 'Q', null);
         List<SqlCommand> cmds = SqlClassifier.classify(sql);
         Expected q = marked(new Expected('Q', Expected.Action.FORWARD));
         q.commands = cmds;

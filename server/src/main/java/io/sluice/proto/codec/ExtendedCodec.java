@@ -112,8 +112,16 @@ public final class ExtendedCodec {
      * for a session that runs the same statements over and over, so no new String either.
      */
     public static String firstString(Frame frame, char type, String last) {
+        return stringAt(frame, frame.start() + 5, type, last);
+    }
+
+    /**
+     * The C string at index {@code from} of {@code frame}'s buffer, read in place as {@link
+     * #firstString} reads the first. Read as ISO-8859-1, it spans one byte per char: the next
+     * field starts at {@code from + s.length() + 1}.
+     */
+    public static String stringAt(Frame frame, int from, char type, String last) {
         ByteBuf b = frame.buffer();
-        int from = frame.start() + 5;
         return stringAt(b, from, nulFrom(b, from, frame.end(), type), last);
     }
 

@@ -11,7 +11,10 @@ import java.nio.charset.StandardCharsets;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-/** A message's first string, read in place; the last one is handed back when the bytes repeat it. */
+/**
+ * A message's strings, read in place; the last one is handed back when the bytes repeat it, and
+ * each string's length in chars is its length in bytes, so the next field starts right after it.
+ */
 class FirstStringTest {
     private static Frame message(char type, byte[] body) {
         ByteBuf b = Unpooled.buffer().writeByte(type).writeInt(4 + body.length).writeBytes(body);
@@ -38,6 +41,40 @@ class FirstStringTest {
         for (Frame f : new Frame[] {first, again, other, longer}) {
             f.release();
         }
+    }
+
+    @Test
+    void aBindsPortalAndStatementInTheMiddleOfAReadBuffer() {
+        // a frame from the decoder lies among others in one buffer: read from its own start
+        byte[] portal = "p\u00e9".getBytes(StandardCharsets.UTF_8); // 3 bytes, not 2 chars
+        byte[] body = concat(portal, new byte[] {0}, "s1".getBytes(StandardCharsets.ISO_8859_1), new byte[] {0, 0, 0});
+        ByteBuf b = Unpooled.buffer().writeBytes(new byte[] {'S', 0, 0, 0, 4});
+        int start = b.writerIndex();
+        b.writeByte('B').writeInt(4 + body.length).writeBytes(body);
+        int cut = b.writerIndex();
+        b.writeByte('E').writeInt(4 + 2).writeBytes(new byte[] {'p', '1'}).writeBytes(new byte[] {'S', 0, 0, 0, 4});
+        Frame bind = new Frame((byte) 'B', b.retain(), start, 5 + body.length);
+        String first = ExtendedCodec.firstString(bind, 'B', null);
+        assertThat(first.getBytes(StandardCharsets.ISO_8859_1)).isEqualTo(portal);
+        String second = ExtendedCodec.stringAt(bind, bind.start() + 5 + first.length() + 1, 'B', null);
+        assertThat(second).isEqualTo("s1");
+        Frame execute = new Frame((byte) 'E', b, cut, 5 + 2);
+        assertThatThrownBy(() -> ExtendedCodec.firstString(execute, 'E', null))
+                .as("the NUL in the Sync after it does not end the Execute's portal name")
+                .isInstanceOf(ProtocolException.class);
+        bind.release();
+        execute.release();
+        assertThat(b.refCnt()).isZero();
+    }
+
+    private static byte[] concat(byte[]... parts) {
+        ByteBuf out = Unpooled.buffer();
+        for (byte[] p : parts) {
+            out.writeBytes(p);
+        }
+        byte[] all = new byte[out.readableBytes()];
+        out.readBytes(all);
+        return all;
     }
 
     @Test

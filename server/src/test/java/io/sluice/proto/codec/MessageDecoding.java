@@ -23,9 +23,9 @@ final class MessageDecoding {
             case 'Q' -> attempt(() -> FrontendDecoding.query(f));
             case 'P' -> {
                 attempt(() -> ExtendedCodec.brokenNamedParse(f));
-                attempt(() -> ExtendedCodec.cstring(f.body(), 'P'));
+                attempt(() -> twoStrings(f));
             }
-            case 'B', 'D' -> attempt(() -> ExtendedCodec.cstring(f.body(), (char) f.type()));
+            case 'B', 'D' -> attempt(() -> twoStrings(f));
             case 'E', 'C' -> attempt(() -> ExtendedCodec.firstString(f, (char) f.type(), null));
             case 'Z' -> attempt(() -> BackendDecoding.readyStatus(f));
             default -> { }
@@ -35,6 +35,12 @@ final class MessageDecoding {
             attempt(() -> BackendDecoding.dataRow(f));
             attempt(() -> ExtendedCodec.dataRow(f));
         }
+    }
+
+    /** The first two C strings of a body, read in place as the statement router reads them. */
+    private static void twoStrings(Frame f) {
+        String first = ExtendedCodec.firstString(f, (char) f.type(), null);
+        ExtendedCodec.stringAt(f, f.start() + 5 + first.length() + 1, (char) f.type(), null);
     }
 
     private static void attempt(Runnable r) {

@@ -99,6 +99,11 @@ public final class CancelForwarder implements Cancels {
         }
     }
 
+    @Override
+    public boolean cancelling(ServerConnection server) {
+        return inFlight(server) != null;
+    }
+
     /** The server's cancels in flight, or null; asked on every server return, so no lookup when none is. */
     private InFlight inFlight(ServerConnection server) {
         return inFlight.isEmpty() ? null : inFlight.get(server);

@@ -17,4 +17,7 @@ public interface Cancels {
      * released server goes back to the pool only then, so a late cancel cannot hit the next client.
      */
     void whenDone(ServerConnection server, Runnable then);
+
+    /** A cancel aimed at {@code server} is in flight: {@link #whenDone} would hold its callback back. */
+    boolean cancelling(ServerConnection server);
 }

@@ -41,6 +41,11 @@ class CancelHoldTest {
             }
         }
 
+        @Override
+        public boolean cancelling(ServerConnection s) {
+            return !cancelsInFlight.isEmpty();
+        }
+
         void completeCancels() {
             List.copyOf(cancelsInFlight).forEach(Runnable::run);
             cancelsInFlight.clear();

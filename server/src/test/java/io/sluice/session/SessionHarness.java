@@ -401,6 +401,11 @@ class SessionHarness implements SessionContext, Cancels {
         then.run();
     }
 
+    @Override
+    public boolean cancelling(ServerConnection server) {
+        return false;
+    }
+
     /** Peering off: no peer to forward to. */
     @Override
     public io.sluice.backend.PeerCancels peerCancels() {

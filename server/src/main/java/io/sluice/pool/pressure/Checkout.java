@@ -80,7 +80,7 @@ final class Checkout {
 
     void start() {
         pool.pending().add(pendingLink);
-        if (takeIdle(this::phase1)) {
+        if (takeIdle(Phase.RECYCLE)) {
             return;
         }
         if (pool.creator().failsFast() && !waiter.waitsForWelcome()) {
@@ -96,19 +96,20 @@ final class Checkout {
 
     private void phase1() {
         phase = Phase.RECYCLE;
-        if (!takeIdle(this::phase1)) {
+        if (!takeIdle(Phase.RECYCLE)) {
             phase2();
         }
     }
 
     /**
      * Takes idle servers in server_round_robin order (most recently returned first by default)
-     * until one is fit; true when the walk stops here (served or probing).
+     * until one is fit; true when the walk stops here (served or probing). A server whose probe
+     * fails sends the checkout back to {@code resumeAt} ({@link #resume}).
      */
-    private boolean takeIdle(Runnable onProbeFailure) {
+    private boolean takeIdle(Phase resumeAt) {
         PooledServer s;
         while ((s = pool.places().idle().poll(pool.settings().roundRobin())) != null) {
-            switch (pool.recycler().check(s, this, onProbeFailure)) {
+            switch (pool.recycler().check(s, this, resumeAt)) {
                 case FIT -> {
                     grant(s);
                     return true;
@@ -120,6 +121,20 @@ final class Checkout {
             }
         }
         return false;
+    }
+
+    /**
+     * Goes on from {@code at} after a probed server failed its probe: a phase, not a method
+     * reference, is what a walk carries, since every checkout walks the idle queue and a
+     * reference would be an object made each time for the rare probe.
+     */
+    void resume(Phase at) {
+        switch (at) {
+            case RECYCLE -> phase1();
+            case SPIN -> phase3();
+            case GATE -> phase5();
+            default -> throw new IllegalArgumentException("no walk of the idle queue resumes at " + at);
+        }
     }
 
     // ---- phase 2: warm gate ----
@@ -159,7 +174,7 @@ final class Checkout {
         if (phase != Phase.SPIN || !aliveOrAbandon()) {
             return;
         }
-        if (!takeIdle(this::phase3)) {
+        if (!takeIdle(Phase.SPIN)) {
             phase3();
         }
     }
@@ -211,7 +226,7 @@ final class Checkout {
     void deliverHandoff(PooledServer s) {
         pool.counters().anticipationNotify();
         leaveQueues();
-        switch (pool.recycler().check(s, this, this::phase5)) {
+        switch (pool.recycler().check(s, this, Phase.GATE)) {
             case FIT -> grant(s);
             case UNFIT -> phase5();
             case PENDING -> { }
@@ -222,7 +237,7 @@ final class Checkout {
 
     void phase5() {
         phase = Phase.GATE;
-        if (takeIdle(this::phase5)) {
+        if (takeIdle(Phase.GATE)) {
             return;
         }
         boolean olderWaiters = pool.gate().oldestWaiter() != null;
@@ -263,7 +278,7 @@ final class Checkout {
      */
     void connectFailed() {
         phase = Phase.GATE;
-        if (takeIdle(this::phase5)) {
+        if (takeIdle(Phase.GATE)) {
             return;
         }
         gateTicket = pool.gate().waiters().addFirst(this);
@@ -300,7 +315,7 @@ final class Checkout {
 
     /** The gate has a free slot or capacity freed up; true when this checkout used the wake. */
     boolean onGateWake() {
-        if (takeIdle(this::phase5)) {
+        if (takeIdle(Phase.GATE)) {
             return true;
         }
         return tryCreate();

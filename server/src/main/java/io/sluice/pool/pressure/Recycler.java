@@ -25,9 +25,9 @@ final class Recycler {
     /**
      * Checks {@code s} for {@code owner}. On PENDING the owner is probing: when the probe passes
      * the owner is granted {@code s} (or, if it no longer waits, {@code s} is returned to the
-     * pool); when it fails {@code s} is closed and {@code onProbeFailure} continues the walk.
+     * pool); when it fails {@code s} is closed and the owner resumes its walk at {@code resumeAt}.
      */
-    Result check(PooledServer s, Checkout owner, Runnable onProbeFailure) {
+    Result check(PooledServer s, Checkout owner, Checkout.Phase resumeAt) {
         long now = pool.now();
         String stale = pool.staleReason(s, now);
         if (stale != null) {
@@ -50,7 +50,7 @@ final class Recycler {
                 return;
             }
             answered[0] = true;
-            probeDone(s, Boolean.TRUE.equals(ok), owner, onProbeFailure);
+            probeDone(s, Boolean.TRUE.equals(ok), owner, resumeAt);
         });
         return Result.PENDING;
     }
@@ -69,12 +69,12 @@ final class Recycler {
         return null;
     }
 
-    private void probeDone(PooledServer s, boolean ok, Checkout owner, Runnable onProbeFailure) {
+    private void probeDone(PooledServer s, boolean ok, Checkout owner, Checkout.Phase resumeAt) {
         pool.places().probeEnded(s);
         boolean ownerWaits = owner.phase() == Checkout.Phase.PROBING;
         if (s.state() == ServerState.CLOSED) {
             if (ownerWaits) {
-                onProbeFailure.run();
+                owner.resume(resumeAt);
             }
             return;
         }
@@ -85,7 +85,7 @@ final class Recycler {
         if (stale != null) {
             pool.closeServer(s, stale);
             if (ownerWaits) {
-                onProbeFailure.run();
+                owner.resume(resumeAt);
             }
             return;
         }

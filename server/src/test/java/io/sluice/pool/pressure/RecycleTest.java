@@ -55,6 +55,24 @@ class RecycleTest {
     }
 
     @Test
+    void aHandedOffServerThatFailsItsProbeClosesAndTheWaiterGoesOnAtTheGate() {
+        Harness h = harness(1);
+        h.warm(1);
+        TestWaiter first = h.checkout();
+        TestWaiter second = h.checkout();
+        assertThat(second.outcomes).as("a pool of one, in use: the second waits").isZero();
+        FakeServerHandle srv = (FakeServerHandle) first.lease.server();
+        srv.inTransaction(true);
+        srv.probeResult(false);
+        first.lease.release();
+        assertThat(srv.probes).as("handed to the waiter, it gets its ROLLBACK first").containsExactly(Probe.ROLLBACK);
+        assertThat(srv.isClosed()).isTrue();
+        h.vt.runAll(S);
+        assertThat(second.served()).as("it went on at the gate and was served by a new connection").isTrue();
+        assertThat(second.lease.server()).isNotSameAs(srv);
+    }
+
+    @Test
     void noProbeWithinCheckDelay() {
         Harness h = harness(2);
         h.warm(1);

@@ -17,6 +17,13 @@ import java.util.List;
  * client_encoding the client uses, a name written back is the bytes it sent.
  */
 public final class ExtendedCodec {
+    /**
+     * The most parameter bytes a rewritten Bind copies. Most Binds carry a few short values, for
+     * which a copy is cheaper than a composite buffer and its parts; large values (documents,
+     * bytea) keep the path that copies nothing.
+     */
+    static final int BIND_COPY_MAX = 4096;
+
     private ExtendedCodec() {
     }
 
@@ -46,17 +53,25 @@ public final class ExtendedCodec {
 
     /**
      * A Bind naming {@code statement} instead: the new header and names, then the original
-     * parameter bytes as a retained slice (no copy of what may be large values).
+     * parameter bytes. Up to {@link #BIND_COPY_MAX} of them are copied into the one new buffer;
+     * larger ones follow as a retained slice (no copy of what may be large values), which costs
+     * a composite buffer and its parts and a write of two pieces.
      */
     public static ByteBuf bind(ByteBufAllocator alloc, String portal, String statement, ByteBuf parameters) {
-        ByteBuf head = alloc.buffer(7 + portal.length() + statement.length());
-        head.writeByte('B');
-        head.writeInt(4 + portal.length() + 1 + statement.length() + 1 + parameters.readableBytes());
-        latin1(head, portal);
-        latin1(head, statement);
-        CompositeByteBuf out = alloc.compositeBuffer(2);
-        out.addComponents(true, head, parameters.retain());
-        return out;
+        int head = 7 + portal.length() + statement.length();
+        int rest = parameters.readableBytes();
+        boolean copy = rest <= BIND_COPY_MAX;
+        ByteBuf out = alloc.buffer(copy ? head + rest : head);
+        out.writeByte('B');
+        out.writeInt(head - 1 + rest);
+        latin1(out, portal);
+        latin1(out, statement);
+        if (copy) {
+            return out.writeBytes(parameters, parameters.readerIndex(), rest);
+        }
+        CompositeByteBuf joined = alloc.compositeBuffer(2);
+        joined.addComponents(true, out, parameters.retain());
+        return joined;
     }
 
     /** Describe or Close ({@code type} 'D' or 'C') of a statement ('S') or portal ('P'). */

@@ -4,7 +4,12 @@
 # CPU per transaction moves by a few per cent between runs on a shared machine, so a change that
 # takes objects off the relay path rarely shows in pgbench-compare.sh; the bytes it allocates do,
 # to within a per cent or two. Fewer bytes mean fewer young collections, and each one stops every
-# client for a millisecond or so.
+# client for a millisecond or so. The CPU time per transaction of each build's process (user and
+# system) over the same runs is printed beside it.
+#
+# MODE=prepared runs pgbench -M prepared: named statements, which Sluice keeps per server and
+# rewrites each Bind for (max_prepared_statements, 200 by default). PgBouncer 1.18 cannot run that
+# in transaction mode, which is why this comparison of two builds is where it is measured.
 #
 # Each Sluice runs the launcher's JVM options and pgbench_ini's pool (transaction mode, 20 servers)
 # on one throwaway PostgreSQL. After an unmeasured warm-up at full speed, each round runs
@@ -14,7 +19,7 @@
 # estimate is off by at most a part of one eden (a few MiB) while the heap is still resizing, so
 # use enough transactions (the default, 200 clients x 500, allocates 300 MiB or more).
 #
-#   [ROUNDS=3] [WARMUP=10] [MODE=simple] [XACTS=500] SLUICE_JAR_BASE=old.jar bench/alloc-per-xact.sh [clients...]
+#   [ROUNDS=3] [WARMUP=10] [MODE=simple|prepared] [XACTS=500] SLUICE_JAR_BASE=old.jar bench/alloc-per-xact.sh [clients...]
 #
 # Needs: server/target/sluice.jar, jstat (the JDK's), pgbouncer (for lib.sh), PostgreSQL binaries.
 clients=("$@"); [ ${#clients[@]} -gt 0 ] || clients=(200)
@@ -31,18 +36,20 @@ builds=(sluice sluice-base)
 # young GC count, eden capacity and eden used (KiB) of a JVM: jstat -gc's YGC, EC and EU
 eden() { jstat -gc "$1" | awk 'NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i } NR == 2 { print $col["YGC"], $col["EC"], $col["EU"] }'; }
 
-run() { # $1 build, $2 clients -> "bytes_per_xact young_gcs_per_10k_xacts"
-  local before after out n
+run() { # $1 build, $2 clients -> "bytes_per_xact young_gcs_per_10k_xacts cpu_us_per_xact"
+  local before after out n cpu0 cpu1
   before=$(eden "${pid[$1]}")
+  read -r cpu0 _ < <(cpu_user_ticks "${pid[$1]}")
   out=$("$pgbin/pgbench" -n -S -M "$mode" -c "$2" -j 2 -t "$xacts" -h 127.0.0.1 -p "${port[$1]}" -U postgres postgres 2>&1)
   after=$(eden "${pid[$1]}")
+  read -r cpu1 _ < <(cpu_user_ticks "${pid[$1]}")
   n=$(sed -n 's/^number of transactions actually processed: \([0-9]*\).*/\1/p' <<<"$out")
   [ -n "$n" ] && [ "$n" -gt 0 ] || { echo "pgbench failed through $1: $(tail -3 <<<"$out")" >&2; exit 1; }
   python3 -c "
 (g0, c0, u0), (g1, c1, u1) = [tuple(float(x) for x in s.split()) for s in ('$before', '$after')]
 gcs = int(g1 - g0)
 kib = u1 - u0 if gcs == 0 else (c0 - u0) + (gcs - 1) * c1 + u1
-print(f'{kib * 1024 / $n:.0f} {gcs * 10000 / $n:.2f}')"
+print(f'{kib * 1024 / $n:.0f} {gcs * 10000 / $n:.2f} {($cpu1 - $cpu0) * 1e6 / $(getconf CLK_TCK) / $n:.1f}')"
 }
 
 for b in "${builds[@]}"; do
@@ -55,9 +62,9 @@ for c in "${clients[@]}"; do
     line="# clients $c round $((r + 1))/$rounds:"
     for ((k = 0; k < 2; k++)); do
       b=${builds[$(( (r + k) % 2 ))]}
-      read -r bytes gcs < <(run "$b" "$c")
-      echo "$c $b $bytes $gcs" >> "$results"
-      line+=" $b $bytes bytes/xact, $gcs young GCs per 10k xacts;"
+      read -r bytes gcs cpu < <(run "$b" "$c")
+      echo "$c $b $bytes $gcs $cpu" >> "$results"
+      line+=" $b $bytes bytes/xact, $gcs young GCs per 10k xacts, $cpu us CPU/xact;"
     done
     echo "$line"
   done
@@ -68,13 +75,16 @@ import sys
 from statistics import median
 runs = {}
 for line in open(sys.argv[1]):
-    c, b, bytes_, gcs = line.split()
-    runs.setdefault((int(c), b), []).append((float(bytes_), float(gcs)))
+    c, b, bytes_, gcs, cpu = line.split()
+    runs.setdefault((int(c), b), []).append((float(bytes_), float(gcs), float(cpu)))
 print()
-print(f"{'clients':<8} {'build':<12} {'bytes/xact':>11} {'young GCs/10k xacts':>20}   sluice/sluice-base bytes")
+print(f"{'clients':<8} {'build':<12} {'bytes/xact':>11} {'young GCs/10k xacts':>20} {'CPU us/xact':>12}"
+      "   sluice/sluice-base: bytes, CPU")
 for c in sorted({c for c, _ in runs}):
-    med = {b: tuple(median(r[i] for r in runs[(c, b)]) for i in range(2)) for b in ("sluice", "sluice-base")}
+    med = {b: tuple(median(r[i] for r in runs[(c, b)]) for i in range(3)) for b in ("sluice", "sluice-base")}
     for b in ("sluice", "sluice-base"):
-        ratio = f"{med['sluice'][0] / med['sluice-base'][0]:.3f}" if b == "sluice" else ""
-        print(f"{c:<8} {b:<12} {med[b][0]:>11.0f} {med[b][1]:>20.2f}   {ratio}")
+        ratio = ""
+        if b == "sluice":
+            ratio = f"{med['sluice'][0] / med['sluice-base'][0]:.3f}, {med['sluice'][2] / max(med['sluice-base'][2], 0.01):.3f}"
+        print(f"{c:<8} {b:<12} {med[b][0]:>11.0f} {med[b][1]:>20.2f} {med[b][2]:>12.1f}   {ratio}")
 PY

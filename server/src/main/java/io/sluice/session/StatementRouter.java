@@ -212,7 +212,7 @@ final class StatementRouter {
         skipping = true;
     }
 
-    // Parse, Bind, Describe and Query read their names in place (ExtendedCodec.stringAt): most
+    // Parse, Bind, Describe, Close and Query read their names in place (ExtendedCodec.stringAt): most
     // clients send unnamed statements, and those are relayed as they are, with no slice made
 
     private void parse(Frame f) {

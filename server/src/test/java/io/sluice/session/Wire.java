@@ -96,12 +96,12 @@ final class Wire {
         for (Msg m : read(ch)) {
             ByteBuf body = m.body;
             out.add(switch (m.type) {
-                case 'P', 'Q' -> m.type + " " + ExtendedCodec.cstring(body, m.type);
+                case 'P', 'Q' -> m.type + " " + cstring(body);
                 case 'B' -> {
-                    ExtendedCodec.cstring(body, 'B');
-                    yield "B " + ExtendedCodec.cstring(body, 'B');
+                    cstring(body);
+                    yield "B " + cstring(body);
                 }
-                case 'C', 'D' -> m.type + " " + (char) body.readByte() + ":" + ExtendedCodec.cstring(body, m.type);
+                case 'C', 'D' -> m.type + " " + (char) body.readByte() + ":" + cstring(body);
                 default -> String.valueOf(m.type);
             });
             m.release();
@@ -114,7 +114,7 @@ final class Wire {
         List<String> out = new ArrayList<>();
         for (Msg m : read(ch)) {
             out.add(switch (m.type) {
-                case 'C' -> "C " + ExtendedCodec.cstring(m.body, 'C');
+                case 'C' -> "C " + cstring(m.body);
                 case 'Z' -> "Z " + (char) m.body.readByte();
                 case 'E' -> "E " + code(m.body);
                 default -> String.valueOf(m.type);
@@ -124,13 +124,21 @@ final class Wire {
         return out;
     }
 
+    /** A C string at the reader index, advancing past its NUL; names read byte for byte. */
+    private static String cstring(ByteBuf body) {
+        int end = body.indexOf(body.readerIndex(), body.writerIndex(), (byte) 0);
+        String s = body.readCharSequence(end - body.readerIndex(), StandardCharsets.ISO_8859_1).toString();
+        body.skipBytes(1);
+        return s;
+    }
+
     private static String code(ByteBuf body) {
         while (body.isReadable()) {
             byte f = body.readByte();
             if (f == 0) {
                 break;
             }
-            String v = ExtendedCodec.cstring(body, 'E');
+            String v = cstring(body);
             if (f == 'C') {
                 return v;
             }

@@ -27,14 +27,6 @@ public final class ExtendedCodec {
     private ExtendedCodec() {
     }
 
-    /** A C string at the reader index of {@code body}, advancing past its NUL. */
-    public static String cstring(ByteBuf body, char type) {
-        int end = nulFrom(body, body.readerIndex(), body.writerIndex(), type);
-        String s = stringAt(body, body.readerIndex(), end, null);
-        body.readerIndex(end + 1);
-        return s;
-    }
-
     /** The bytes from the reader index to the end (what follows a Parse's statement name). */
     public static byte[] rest(ByteBuf body) {
         byte[] b = new byte[body.readableBytes()];
@@ -84,7 +76,7 @@ public final class ExtendedCodec {
         return buf;
     }
 
-    /** A Query whose text is written byte for byte (text read with {@link #cstring}). */
+    /** A Query whose text is written byte for byte (text read with {@link #firstString}). */
     public static ByteBuf query(ByteBufAllocator alloc, String sql) {
         ByteBuf buf = alloc.buffer(6 + sql.length());
         int at = Wire.begin(buf, 'Q');

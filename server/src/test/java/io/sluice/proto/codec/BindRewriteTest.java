@@ -4,6 +4,7 @@ import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
 import io.netty.buffer.CompositeByteBuf;
 import io.netty.buffer.Unpooled;
+import io.sluice.proto.Frame;
 import org.junit.jupiter.api.Test;
 
 import java.nio.charset.StandardCharsets;
@@ -21,19 +22,17 @@ class BindRewriteTest {
         return p;
     }
 
-    private static String cstring(ByteBuf b) {
-        int end = b.indexOf(b.readerIndex(), b.writerIndex(), (byte) 0);
-        String s = b.readCharSequence(end - b.readerIndex(), StandardCharsets.ISO_8859_1).toString();
-        b.skipBytes(1);
-        return s;
-    }
-
+    /** Reads the rewritten Bind back as the statement router reads a client's: names in place. */
     private static void assertBind(ByteBuf out, String portal, String statement, ByteBuf parameters) {
-        assertThat(out.readByte()).isEqualTo((byte) 'B');
-        assertThat(out.readInt()).as("length").isEqualTo(4 + out.readableBytes());
-        assertThat(cstring(out)).isEqualTo(portal);
-        assertThat(cstring(out)).isEqualTo(statement);
-        assertThat(out.equals(parameters)).as("the parameters as they came").isTrue();
+        assertThat(out.getByte(out.readerIndex())).isEqualTo((byte) 'B');
+        assertThat(out.getInt(out.readerIndex() + 1)).as("length").isEqualTo(out.readableBytes() - 1);
+        Frame bind = new Frame((byte) 'B', out.retain());
+        assertThat(ExtendedCodec.firstString(bind, 'B', null)).isEqualTo(portal);
+        int at = bind.start() + 5 + portal.length() + 1;
+        assertThat(ExtendedCodec.stringAt(bind, at, 'B', null)).isEqualTo(statement);
+        at += statement.length() + 1;
+        assertThat(out.slice(at, bind.end() - at).equals(parameters)).as("the parameters as they came").isTrue();
+        bind.release();
     }
 
     @Test

@@ -1,6 +1,5 @@
 package io.sluice.session;
 
-import io.sluice.backend.Cancels;
 import io.sluice.backend.ServerConnection;
 import io.sluice.backend.ServerListener;
 import io.sluice.config.PoolMode;
@@ -370,25 +369,11 @@ final class Relay extends ClientSide implements StatementRouter.Owner {
             router.detached();
         }
         s.unlink();
-        giveBack(s, l);
+        ServerReturn.whenNoCancel(session.context().cancels(), s, l, resetQuery());
         if (!pending.isEmpty()) {
             checkout.ask();
         } else {
             armIdleTimers();
-        }
-    }
-
-    /**
-     * Returns {@code s} to its pool (after server_reset_query if the policy runs one) once no
-     * cancel aimed at it is in flight; at once, with no callback made, when none is, as for
-     * nearly every transaction.
-     */
-    private void giveBack(ServerConnection s, Lease l) {
-        Cancels cancels = session.context().cancels();
-        if (cancels.cancelling(s)) {
-            cancels.whenDone(s, () -> ServerReturn.afterReset(s, l, resetQuery()));
-        } else {
-            ServerReturn.afterReset(s, l, resetQuery());
         }
     }
 
@@ -447,7 +432,7 @@ final class Relay extends ClientSide implements StatementRouter.Owner {
                 if (pinned) {
                     PinGuard.discardSession(s, l, owed);
                 } else {
-                    giveBack(s, l);
+                    ServerReturn.whenNoCancel(session.context().cancels(), s, l, resetQuery());
                 }
             }
             case CLOSE -> l.discard(ReleasePolicy.NOT_READY);

@@ -1,5 +1,6 @@
 package io.sluice.session;
 
+import io.sluice.backend.Cancels;
 import io.sluice.backend.ServerConnection;
 import io.sluice.log.Level;
 import io.sluice.pool.Lease;
@@ -7,6 +8,18 @@ import io.sluice.pool.Lease;
 /** Gives an unlinked, idle server back to its pool, after server_reset_query where one applies. */
 final class ServerReturn {
     private ServerReturn() {
+    }
+
+    /**
+     * {@link #afterReset} once no cancel aimed at {@code s} is in flight: at once, with no
+     * callback made, when none is, as for nearly every transaction.
+     */
+    static void whenNoCancel(Cancels cancels, ServerConnection s, Lease l, String resetQuery) {
+        if (cancels.cancelling(s)) {
+            cancels.whenDone(s, () -> afterReset(s, l, resetQuery));
+        } else {
+            afterReset(s, l, resetQuery);
+        }
     }
 
     /**

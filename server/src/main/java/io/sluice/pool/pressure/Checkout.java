@@ -101,26 +101,9 @@ final class Checkout {
         }
     }
 
-    /**
-     * Takes idle servers in server_round_robin order (most recently returned first by default)
-     * until one is fit; true when the walk stops here (served or probing). A server whose probe
-     * fails sends the checkout back to {@code resumeAt} ({@link #resume}).
-     */
+    /** {@link Recycler#takeIdle}: true when this checkout was served or is probing. */
     private boolean takeIdle(Phase resumeAt) {
-        PooledServer s;
-        while ((s = pool.places().idle().poll(pool.settings().roundRobin())) != null) {
-            switch (pool.recycler().check(s, this, resumeAt)) {
-                case FIT -> {
-                    grant(s);
-                    return true;
-                }
-                case PENDING -> {
-                    return true;
-                }
-                case UNFIT -> { }
-            }
-        }
-        return false;
+        return pool.recycler().takeIdle(this, resumeAt);
     }
 
     /**

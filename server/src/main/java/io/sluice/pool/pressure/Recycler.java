@@ -7,11 +7,12 @@ import io.sluice.pool.ServerHandle.Probe;
 import io.sluice.pool.ServerState;
 
 /**
- * The recycle check run on every connection a checkout takes (from the idle queue or by
- * handoff): stale connections (closed, older reconnect epoch, lifetime over) are closed; a
- * connection left inside a transaction gets a ROLLBACK probe; one idle longer than
- * server_check_delay gets a liveness probe (state "tested" meanwhile). A connection at ≥ 95 %
- * of its lifetime triggers a pre-replacement but is still used. Engine thread only.
+ * The recycle check run on every connection a checkout takes (from the idle queue, which it
+ * walks for the checkout, or by handoff): stale connections (closed, older reconnect epoch,
+ * lifetime over) are closed; a connection left inside a transaction gets a ROLLBACK probe; one
+ * idle longer than server_check_delay gets a liveness probe (state "tested" meanwhile). A
+ * connection at ≥ 95 % of its lifetime triggers a pre-replacement but is still used. Engine
+ * thread only.
  */
 final class Recycler {
     enum Result { FIT, UNFIT, PENDING }
@@ -20,6 +21,28 @@ final class Recycler {
 
     Recycler(Pool pool) {
         this.pool = pool;
+    }
+
+    /**
+     * Takes idle servers for {@code owner} in server_round_robin order (most recently returned
+     * first by default) until one is fit; true when the walk stops here ({@code owner} served or
+     * probing). A server whose probe fails sends {@code owner} back to {@code resumeAt}.
+     */
+    boolean takeIdle(Checkout owner, Checkout.Phase resumeAt) {
+        PooledServer s;
+        while ((s = pool.places().idle().poll(pool.settings().roundRobin())) != null) {
+            switch (check(s, owner, resumeAt)) {
+                case FIT -> {
+                    owner.grant(s);
+                    return true;
+                }
+                case PENDING -> {
+                    return true;
+                }
+                case UNFIT -> { }
+            }
+        }
+        return false;
     }
 
     /**

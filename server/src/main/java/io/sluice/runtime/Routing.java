@@ -23,6 +23,7 @@ import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -50,7 +51,22 @@ public final class Routing {
      */
     private final Map<RouteKey, RouteLookup> found = new ConcurrentHashMap<>();
 
-    private record RouteKey(String database, String user) { }
+    /**
+     * Written out rather than left to the record: a record's generated equals and hashCode are
+     * bound on first call by spinning method-handle classes (21 of them here, in the middle of a
+     * fresh process's first login, while every other client waits on the loop).
+     */
+    private record RouteKey(String database, String user) {
+        @Override
+        public boolean equals(Object o) {
+            return o instanceof RouteKey k && Objects.equals(database, k.database) && Objects.equals(user, k.user);
+        }
+
+        @Override
+        public int hashCode() {
+            return 31 * Objects.hashCode(database) + Objects.hashCode(user);
+        }
+    }
 
     static final int ROUTES_KEPT = 4096;
 

@@ -92,6 +92,8 @@ class RoutingRouteTest {
         RouteLookup first = routing.route("app", "bob");
         assertThat(routing.route("app", "bob")).isSameAs(first);
         assertThat(routing.route("app", "carol")).isNotSameAs(first);
+        assertThat(pooled(routing.route("stm", "bob")).mode()).as("same user, another database")
+                .isEqualTo(PoolMode.STATEMENT);
         assertThat(pooled(routing.route("app", "carol")).poolKey()).isEqualTo(new PoolKey("app", "carol"));
 
         String ini = Files.readString(dir.resolve("pgbouncer.ini"));

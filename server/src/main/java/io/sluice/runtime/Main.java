@@ -48,6 +48,7 @@ public final class Main {
     }
 
     public static void main(String[] args) {
+        NettyLogBridge.install(Log.global());
         // Netty's buffer allocator declares JFR events, and with them on, the JVM sets up its
         // flight recorder at start (about 150 ms before the port opens, measured with the CDS
         // archive); set before any Netty class reads it. -Dio.netty.jfr.enabled=true restores them.

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# Side-by-side pgbench select-only through PgBouncer and through Sluice (and, to compare two
-# builds, a second Sluice from another jar), on one throwaway PostgreSQL, same pgbouncer.ini
-# (only the port differs). Loopback only; every run is bounded by -T.
+# Side-by-side pgbench (select-only unless BUILTIN is set) through PgBouncer and through Sluice
+# (and, to compare two builds, a second Sluice from another jar), on one throwaway PostgreSQL, same
+# pgbouncer.ini (only the port differs). Loopback only; every run is bounded by -T.
 #
 # One run is noise: for each client count the poolers take turns, ROUNDS times (the order
 # rotates each round, so none always runs first), and the summary gives per pooler the median
@@ -37,6 +37,10 @@
 # per login in the first 10 s, 294-326 µs in the next 20 s and 4 µs after 60 s. Give SCRAM runs
 # WARMUP=60 or more, or the CPU figures are the compiler's.
 #
+# BUILTIN=tpcb-like runs that pgbench script instead of -S (select-only): pgbench's default, a
+# transaction of seven statements (three UPDATEs, a SELECT, an INSERT between BEGIN and END), so
+# each transaction makes seven round trips through the pooler on one server.
+#
 # RATE=n holds each measured run to n transactions a second in all (pgbench -R; the warm-up runs at
 # full speed): TPS is then the rate, and CPU per transaction and latency are what compare. With
 # CONNECT=1 it shows what a login costs when logins come slowly and the pooler idles between a
@@ -46,7 +50,7 @@
 # server_tls_sslmode = require for every pooler, so each pooler encrypts what it relays to the
 # server and decrypts the answers, as with a database in the cloud. The clients stay on plain TCP.
 #
-#   [ROUNDS=3] [WARMUP=5] [MODE=simple] [CONNECT=1] [RATE=n] [CLIENT_AUTH=scram-sha-256|plain-secret] [SERVER_TLS=1] [FLOOR=1|login] [SLUICE_JAR_BASE=old.jar] [BASE_JAVA_OPTS=...] bench/pgbench-compare.sh [seconds-per-run] [client counts...]
+#   [ROUNDS=3] [WARMUP=5] [MODE=simple] [BUILTIN=tpcb-like] [CONNECT=1] [RATE=n] [CLIENT_AUTH=scram-sha-256|plain-secret] [SERVER_TLS=1] [FLOOR=1|login] [SLUICE_JAR_BASE=old.jar] [BASE_JAVA_OPTS=...] bench/pgbench-compare.sh [seconds-per-run] [client counts...]
 #   e.g. bench/pgbench-compare.sh 15 1 50 200
 #        SLUICE_JAR_BASE=/path/sluice-before.jar bench/pgbench-compare.sh 15 1 50 200
 #
@@ -59,6 +63,7 @@ warmup=${WARMUP:-5}
 base_jar=${SLUICE_JAR_BASE:-}
 mode=${MODE:-extended}
 connect=(); [ -z "${CONNECT:-}" ] || connect=(-C)
+workload=(-S); [ -z "${BUILTIN:-}" ] || workload=(-b "$BUILTIN")
 rate=(); [ -z "${RATE:-}" ] || rate=(-R "$RATE")
 . "$(dirname "$0")/lib.sh"
 [ "$rounds" -ge 1 ] 2>/dev/null || { echo "ROUNDS must be a positive number" >&2; exit 2; }
@@ -126,7 +131,7 @@ run() { # $1 port, $2 clients, $3 seconds, $4 pooler pid [, warm: at full speed]
   local out tps lat xacts before after user_before user_after threads=$(( $2 < 2 ? $2 : 2 )) limit=("${rate[@]}")
   [ "${5:-}" != warm ] || limit=()
   read -r before user_before < <(cpu_user_ticks "$4")
-  out=$("$pgbin/pgbench" -n -S -M "$mode" "${connect[@]}" "${limit[@]}" -c "$2" -j "$threads" -T "$3" -h 127.0.0.1 -p "$1" -U postgres postgres 2>&1)
+  out=$("$pgbin/pgbench" -n "${workload[@]}" -M "$mode" "${connect[@]}" "${limit[@]}" -c "$2" -j "$threads" -T "$3" -h 127.0.0.1 -p "$1" -U postgres postgres 2>&1)
   read -r after user_after < <(cpu_user_ticks "$4")
   tps=$(sed -n 's/^tps = \([0-9.]*\).*/\1/p' <<<"$out")
   lat=$(sed -n 's/^latency average = \([0-9.]*\) ms/\1/p' <<<"$out")
@@ -142,7 +147,7 @@ fi
 
 n=${#names[@]}
 results="$work/results"; : > "$results"
-echo "# pgbench -S -M $mode ${connect[*]}${RATE:+ -R $RATE}, client auth ${CLIENT_AUTH:-trust}, pool_mode ${POOL_MODE:-transaction}, ${server_tls:+server TLS, }${secs} s a run, $rounds rounds, order rotating: ${names[*]}"
+echo "# pgbench ${workload[*]} -M $mode ${connect[*]}${RATE:+ -R $RATE}, client auth ${CLIENT_AUTH:-trust}, pool_mode ${POOL_MODE:-transaction}, ${server_tls:+server TLS, }${secs} s a run, $rounds rounds, order rotating: ${names[*]}"
 for c in "${clients[@]}"; do
   for ((r = 0; r < rounds; r++)); do
     line="# clients $c round $((r + 1))/$rounds:"

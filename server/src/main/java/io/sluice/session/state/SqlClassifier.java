@@ -21,7 +21,6 @@ public final class SqlClassifier {
 
     private static final List<SqlCommand> PLAIN = List.of(SqlCommand.NONE);
     private static final String[] PLAIN_VERBS = {"select", "insert", "update", "delete", "values", "table", "with"};
-    private static final String[] TRIGGERS = {"temp", "hold", "advisory", "set_config"};
 
     /** One command per non-empty statement, in order (as the server answers them). */
     public static List<SqlCommand> classify(String sql) {
@@ -70,13 +69,16 @@ public final class SqlClassifier {
             return false; // perhaps several statements
         }
         for (int k = i; k < end; k++) {
-            char c = sql.charAt(k);
-            if (c == 't' || c == 'T' || c == 'h' || c == 'H' || c == 'a' || c == 'A' || c == 's' || c == 'S') {
-                for (String w : TRIGGERS) {
-                    if (sql.regionMatches(true, k, w, 0, w.length())) {
-                        return false;
-                    }
-                }
+            // each trigger word starts with a letter of its own, so one comparison per candidate
+            String w = switch (sql.charAt(k)) {
+                case 't', 'T' -> "temp";
+                case 'h', 'H' -> "hold";
+                case 'a', 'A' -> "advisory";
+                case 's', 'S' -> "set_config";
+                default -> null;
+            };
+            if (w != null && sql.regionMatches(true, k, w, 0, w.length())) {
+                return false;
             }
         }
         return true;

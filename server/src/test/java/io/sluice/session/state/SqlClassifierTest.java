@@ -117,13 +117,16 @@ class SqlClassifierTest {
     @Test
     void thePlainFastPathAgreesWithTheTokenizer() {
         for (String sql : List.of("SELECT abalance FROM pgbench_accounts WHERE aid = $1", "select 1;",
-                "insert into t values (1), (2)", "UPDATE t SET a = 1", "with x as (select 1) select * from x")) {
+                "insert into t values (1), (2)", "UPDATE t SET a = 1", "with x as (select 1) select * from x",
+                "UPDATE pgbench_accounts SET abalance = abalance + -4321 WHERE aid = 98765;",
+                "INSERT INTO pgbench_history (tid, bid, aid, delta, mtime) VALUES (3, 1, 9, -4, CURRENT_TIMESTAMP);")) {
             assertTrue(SqlClassifier.plain(sql), sql);
             assertEquals(1, SqlClassifier.classify(sql).size());
         }
         for (String sql : List.of("select 1; select 2", "select pg_advisory_lock(1)", "select * into temp t from x",
                 "select set_config('a', 'b', false)", "SET x = 1", "-- c\nselect 1", "select 'a;b'",
-                "listen x", "declare c cursor with hold for select 1")) {
+                "listen x", "declare c cursor with hold for select 1", "SELECT PG_ADVISORY_LOCK(1)",
+                "SELECT * INTO TEMP t FROM x", "select Set_Config('a', 'b', false)", "select * into Temporary t from x")) {
             assertFalse(SqlClassifier.plain(sql), sql);
         }
         assertEquals(2, SqlClassifier.classify("select 1; select 2").size());

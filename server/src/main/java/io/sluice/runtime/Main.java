@@ -48,6 +48,7 @@ public final class Main {
     }
 
     public static void main(String[] args) {
+        // first: a Netty class keeps the logger factory there was when it was loaded
         NettyLogBridge.install(Log.global());
         // Netty's buffer allocator declares JFR events, and with them on, the JVM sets up its
         // flight recorder at start (about 150 ms before the port opens, measured with the CDS

@@ -48,7 +48,8 @@ final class NettyLogBridge extends InternalLoggerFactory {
 
         private void plain(Level level, String message, Throwable cause) {
             if (log.enabled(level)) {
-                log.log(level, cause == null ? message : message + ": " + cause);
+                // named after the class that logs, as java.util.logging's records were
+                log.log(level, name() + ": " + (cause == null ? message : message + ": " + cause));
             }
         }
 

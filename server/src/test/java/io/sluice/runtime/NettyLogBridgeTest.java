@@ -13,7 +13,7 @@ import java.time.Instant;
 import java.time.ZoneOffset;
 import org.junit.jupiter.api.Test;
 
-/** Netty's log lines in Sluice's log: its warnings and errors as PgBouncer-shaped lines, its chatter not at all. */
+/** Netty's log lines in Sluice's log: its warnings and errors as PgBouncer-shaped lines, its chatter not. */
 class NettyLogBridgeTest {
     private final ByteArrayOutputStream out = new ByteArrayOutputStream();
     private final Log log = new Log(Clock.fixed(Instant.parse("2026-12-06T00:00:00Z"), ZoneOffset.UTC), 42,
@@ -29,9 +29,9 @@ class NettyLogBridgeTest {
     void warningsAndErrorsBecomeLogLinesWithTheirArgumentsAndCause() {
         netty.warn("Unexpected exception in the {} loop: {}", "io", 7);
         netty.error("LEAK: {} was not released", "ByteBuf", new IOException("boom"));
-        assertThat(lines()).isEqualTo(
-                "2026-12-06 00:00:00.000 UTC [42] WARNING Unexpected exception in the io loop: 7\n"
-                + "2026-12-06 00:00:00.000 UTC [42] ERROR LEAK: ByteBuf was not released: java.io.IOException: boom\n");
+        String at = "2026-12-06 00:00:00.000 UTC [42] ";
+        assertThat(lines()).isEqualTo(at + "WARNING io.netty.channel.Test: Unexpected exception in the io loop: 7\n"
+                + at + "ERROR io.netty.channel.Test: LEAK: ByteBuf was not released: java.io.IOException: boom\n");
         assertThat(netty.isWarnEnabled()).isTrue();
         assertThat(netty.isErrorEnabled()).isTrue();
     }
@@ -54,7 +54,7 @@ class NettyLogBridgeTest {
         log.setVerbose(2);
         assertThat(netty.isInfoEnabled()).isTrue();
         netty.info("transport {} with {} loops", "io_uring", 1, new IllegalStateException("late"));
-        assertThat(lines()).isEqualTo("2026-12-06 00:00:00.000 UTC [42] NOISE transport io_uring with 1 loops: "
-                + "java.lang.IllegalStateException: late\n");
+        assertThat(lines()).isEqualTo("2026-12-06 00:00:00.000 UTC [42] NOISE io.netty.channel.Test: "
+                + "transport io_uring with 1 loops: java.lang.IllegalStateException: late\n");
     }
 }

@@ -126,7 +126,8 @@ class SqlClassifierTest {
         for (String sql : List.of("select 1; select 2", "select pg_advisory_lock(1)", "select * into temp t from x",
                 "select set_config('a', 'b', false)", "SET x = 1", "-- c\nselect 1", "select 'a;b'",
                 "listen x", "declare c cursor with hold for select 1", "SELECT PG_ADVISORY_LOCK(1)",
-                "SELECT * INTO TEMP t FROM x", "select Set_Config('a', 'b', false)", "select * into Temporary t from x")) {
+                "SELECT * INTO TEMP t FROM x", "select Set_Config('a', 'b', false)",
+                "select * into Temporary t from x")) {
             assertFalse(SqlClassifier.plain(sql), sql);
         }
         assertEquals(2, SqlClassifier.classify("select 1; select 2").size());

@@ -74,9 +74,14 @@ public final class Frame implements ReferenceCounted {
         return buffer.slice(start, length);
     }
 
+    /** Index in {@link #buffer()} of the first body byte, after the 5-byte header: fields are read there in place. */
+    public int bodyStart() {
+        return start + 5;
+    }
+
     /** The body after the 5-byte header, as a view (no copy, no extra reference). */
     public ByteBuf body() {
-        return buffer.slice(start + 5, length - 5);
+        return buffer.slice(bodyStart(), length - 5);
     }
 
     /**

@@ -217,7 +217,7 @@ final class StatementRouter {
 
     private void parse(Frame f) {
         String name = ExtendedCodec.firstString(f, 'P', null);
-        int text = f.start() + 5 + name.length() + 1;
+        int text = f.bodyStart() + name.length() + 1;
         if (name.isEmpty() || maxPrepared == 0) {
             SqlCommand cmd;
             try {
@@ -296,7 +296,7 @@ final class StatementRouter {
     }
 
     private void bind(Frame f) {
-        int at = f.start() + 5;
+        int at = f.bodyStart();
         String portal = ExtendedCodec.stringAt(f, at, 'B', null);
         at += portal.length() + 1;
         String name = ExtendedCodec.stringAt(f, at, 'B', null);
@@ -323,7 +323,7 @@ final class StatementRouter {
     }
 
     private void describe(Frame f) {
-        int at = f.start() + 5;
+        int at = f.bodyStart();
         if (f.end() - at < 2 || f.buffer().getByte(at) != 'S' || maxPrepared == 0) {
             send(Expected.relayed('D'), f);
             return;
@@ -346,7 +346,7 @@ final class StatementRouter {
     }
 
     private void close(Frame f) {
-        int at = f.start() + 5;
+        int at = f.bodyStart();
         boolean statement = f.end() - at >= 2 && f.buffer().getByte(at) == 'S';
         String name = statement ? ExtendedCodec.stringAt(f, at + 1, 'C', null) : "";
         if (!statement || name.isEmpty() || maxPrepared == 0) {

@@ -44,7 +44,7 @@ public final class BackendDecoding {
         if (frame.length() < 6) {
             throw new ProtocolException("malformed server message Z"); // found by FrameDecoderFuzzTest
         }
-        return TransactionStatus.of(frame.buffer().getByte(frame.start() + 5));
+        return TransactionStatus.of(frame.buffer().getByte(frame.bodyStart()));
     }
 
     /** The column count of a RowDescription frame. */

@@ -100,7 +100,7 @@ public final class ExtendedCodec {
     public static boolean brokenNamedParse(Frame parse) {
         ByteBuf b = parse.buffer();
         int end = parse.end();
-        int from = parse.start() + 5;
+        int from = parse.bodyStart();
         int nameEnd = b.indexOf(from, end, (byte) 0);
         if (nameEnd <= from) {
             return false;
@@ -119,7 +119,7 @@ public final class ExtendedCodec {
      * for a session that runs the same statements over and over, so no new String either.
      */
     public static String firstString(Frame frame, char type, String last) {
-        return stringAt(frame, frame.start() + 5, type, last);
+        return stringAt(frame, frame.bodyStart(), type, last);
     }
 
     /**

@@ -28,7 +28,7 @@ class BindRewriteTest {
         assertThat(out.getInt(out.readerIndex() + 1)).as("length").isEqualTo(out.readableBytes() - 1);
         Frame bind = new Frame((byte) 'B', out.retain());
         assertThat(ExtendedCodec.firstString(bind, 'B', null)).isEqualTo(portal);
-        int at = bind.start() + 5 + portal.length() + 1;
+        int at = bind.bodyStart() + portal.length() + 1;
         assertThat(ExtendedCodec.stringAt(bind, at, 'B', null)).isEqualTo(statement);
         at += statement.length() + 1;
         assertThat(out.slice(at, bind.end() - at).equals(parameters)).as("the parameters as they came").isTrue();

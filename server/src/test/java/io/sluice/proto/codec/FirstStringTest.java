@@ -56,7 +56,7 @@ class FirstStringTest {
         Frame bind = new Frame((byte) 'B', b.retain(), start, 5 + body.length);
         String first = ExtendedCodec.firstString(bind, 'B', null);
         assertThat(first.getBytes(StandardCharsets.ISO_8859_1)).isEqualTo(portal);
-        String second = ExtendedCodec.stringAt(bind, bind.start() + 5 + first.length() + 1, 'B', null);
+        String second = ExtendedCodec.stringAt(bind, bind.bodyStart() + first.length() + 1, 'B', null);
         assertThat(second).isEqualTo("s1");
         Frame execute = new Frame((byte) 'E', b, cut, 5 + 2);
         assertThatThrownBy(() -> ExtendedCodec.firstString(execute, 'E', null))

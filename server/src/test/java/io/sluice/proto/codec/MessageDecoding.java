@@ -40,7 +40,7 @@ final class MessageDecoding {
     /** The first two C strings of a body, read in place as the statement router reads them. */
     private static void twoStrings(Frame f) {
         String first = ExtendedCodec.firstString(f, (char) f.type(), null);
-        ExtendedCodec.stringAt(f, f.start() + 5 + first.length() + 1, (char) f.type(), null);
+        ExtendedCodec.stringAt(f, f.bodyStart() + first.length() + 1, (char) f.type(), null);
     }
 
     private static void attempt(Runnable r) {

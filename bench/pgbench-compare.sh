@@ -41,6 +41,9 @@
 # transaction of seven statements (three UPDATEs, a SELECT, an INSERT between BEGIN and END), so
 # each transaction makes seven round trips through the pooler on one server.
 #
+# ROWS=n runs one SELECT of n consecutive pgbench_accounts rows a transaction instead (about 100
+# bytes a row): a result of many DataRows, where a pooler's cost per relayed message shows.
+#
 # RATE=n holds each measured run to n transactions a second in all (pgbench -R; the warm-up runs at
 # full speed): TPS is then the rate, and CPU per transaction and latency are what compare. With
 # CONNECT=1 it shows what a login costs when logins come slowly and the pooler idles between a
@@ -50,7 +53,7 @@
 # server_tls_sslmode = require for every pooler, so each pooler encrypts what it relays to the
 # server and decrypts the answers, as with a database in the cloud. The clients stay on plain TCP.
 #
-#   [ROUNDS=3] [WARMUP=5] [MODE=simple] [BUILTIN=tpcb-like] [CONNECT=1] [RATE=n] [CLIENT_AUTH=scram-sha-256|plain-secret] [SERVER_TLS=1] [FLOOR=1|login] [SLUICE_JAR_BASE=old.jar] [BASE_JAVA_OPTS=...] bench/pgbench-compare.sh [seconds-per-run] [client counts...]
+#   [ROUNDS=3] [WARMUP=5] [MODE=simple] [BUILTIN=tpcb-like] [ROWS=n] [CONNECT=1] [RATE=n] [CLIENT_AUTH=scram-sha-256|plain-secret] [SERVER_TLS=1] [FLOOR=1|login] [SLUICE_JAR_BASE=old.jar] [BASE_JAVA_OPTS=...] bench/pgbench-compare.sh [seconds-per-run] [client counts...]
 #   e.g. bench/pgbench-compare.sh 15 1 50 200
 #        SLUICE_JAR_BASE=/path/sluice-before.jar bench/pgbench-compare.sh 15 1 50 200
 #
@@ -71,6 +74,13 @@ rate=(); [ -z "${RATE:-}" ] || rate=(-R "$RATE")
 [ -z "$base_jar" ] || [ -f "$base_jar" ] || { echo "SLUICE_JAR_BASE: no such jar: $base_jar" >&2; exit 2; }
 [ -z "${BASE_JAVA_OPTS:-}" ] || [ -n "$base_jar" ] || base_jar=$jar
 pgbench_cluster
+if [ -n "${ROWS:-}" ]; then
+  [ "$ROWS" -ge 1 ] 2>/dev/null || { echo "ROWS must be a positive number" >&2; exit 2; }
+  printf '\\set a random(1, %d)\nSELECT * FROM pgbench_accounts WHERE aid BETWEEN :a AND :a + %d;\n' \
+    $((1000000 - ROWS + 1)) $((ROWS - 1)) > "$work/rows.sql"
+  chmod 644 "$work/rows.sql"
+  workload=(-f "$work/rows.sql")
+fi
 pgb_port=$(free_port); sl_port=$(free_port)
 server_tls=
 if [ -n "${SERVER_TLS:-}" ]; then

@@ -93,7 +93,7 @@ public final class AuthQueryRun implements Waiter, ServerListener {
     private void read(Frame frame) {
         switch (frame.type()) {
             case 'T' -> reply.columns(BackendDecoding.columnCount(frame));
-            case 'D' -> reply.row(BackendDecoding.dataRow(frame));
+            case 'D' -> BackendDecoding.dataRows(frame).forEach(reply::row);
             case 'E' -> {
                 reply.error();
                 if (BackendDecoding.decode(frame) instanceof BackendMessage.ErrorOrNotice e) {

@@ -46,7 +46,7 @@ public final class CheckQuery implements ServerListener {
     public void onServerFrame(Frame frame) {
         try {
             switch (frame.type()) {
-                case 'D' -> rows.add(BackendDecoding.dataRow(frame));
+                case 'D' -> rows.addAll(BackendDecoding.dataRows(frame));
                 case 'E' -> error = BackendDecoding.decode(frame) instanceof BackendMessage.ErrorOrNotice e
                         ? e.sqlState() + " " + e.message() : "error";
                 default -> { }

@@ -42,7 +42,7 @@ final class ReplyRouter {
             case 'D', 'd', Frame.CONTINUATION, 'N', 'c', 'G', 'H', 'W', 'V' -> {
                 if (head != null && head.action != Expected.Action.FORWARD) {
                     if (t == 'D' && head.row != null) {
-                        head.row.accept(ExtendedCodec.dataRow(f));
+                        BackendDecoding.dataRows(f).forEach(head.row);
                     }
                     f.release();
                 } else {

@@ -56,9 +56,29 @@ public final class BackendDecoding {
         }
     }
 
-    /** The values of a whole DataRow frame as UTF-8 text; SQL NULL as null. */
-    public static List<String> dataRow(Frame frame) {
-        ByteBuf body = frame.body();
+    /**
+     * The values of each DataRow in a frame as UTF-8 text, SQL NULL as null: one row, or the run
+     * of rows the frame decoder joins into one frame.
+     */
+    public static List<List<String>> dataRows(Frame frame) {
+        ByteBuf buf = frame.buffer();
+        List<List<String>> rows = new ArrayList<>(1);
+        int at = frame.start();
+        while (at < frame.end()) {
+            if (frame.end() - at < 5) {
+                throw new ProtocolException("malformed server message D");
+            }
+            int len = buf.getInt(at + 1);
+            if (len < 4 || len > frame.end() - at - 1) {
+                throw new ProtocolException("malformed server message D");
+            }
+            rows.add(rowValues(buf.slice(at + 5, len - 4)));
+            at += len + 1;
+        }
+        return rows;
+    }
+
+    private static List<String> rowValues(ByteBuf body) {
         try {
             int n = body.readUnsignedShort();
             List<String> values = new ArrayList<>(n);

@@ -7,8 +7,6 @@ import io.sluice.proto.Frame;
 import io.sluice.proto.ProtocolException;
 
 import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
-import java.util.List;
 
 /**
  * Reading and writing the extended-protocol messages the pooler rewrites when it keeps
@@ -163,22 +161,6 @@ public final class ExtendedCodec {
             }
         }
         return true;
-    }
-
-    /** A DataRow's values as text (null for SQL NULL); for the pooler's own small queries. */
-    public static List<String> dataRow(Frame frame) {
-        ByteBuf body = frame.body();
-        try {
-            int n = body.readUnsignedShort();
-            List<String> out = new ArrayList<>(n);
-            for (int i = 0; i < n; i++) {
-                int len = body.readInt();
-                out.add(len < 0 ? null : body.readCharSequence(len, StandardCharsets.UTF_8).toString());
-            }
-            return out;
-        } catch (IndexOutOfBoundsException e) {
-            throw new ProtocolException("malformed server message D");
-        }
     }
 
     private static void latin1(ByteBuf buf, String s) {

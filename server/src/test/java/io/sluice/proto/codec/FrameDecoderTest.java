@@ -4,12 +4,16 @@ import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.embedded.EmbeddedChannel;
 import io.sluice.proto.Frame;
+import io.sluice.proto.ProtocolException;
 import org.junit.jupiter.api.Test;
 
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 class FrameDecoderTest {
@@ -92,5 +96,71 @@ class FrameDecoderTest {
         unwritten.forEach(Frame::release);
         stream.release();
         assertTrue(largestCumulation < 1 << 20, "20 MB went through; the cumulation grew to " + largestCumulation);
+    }
+    @Test
+    void relayOnlyMessagesSideBySideBecomeOneFrameThatEndsAtAnotherType() {
+        var ch = new EmbeddedChannel(new FrameDecoder(Integer.MAX_VALUE, "Dd"));
+        ByteBuf stream = Unpooled.wrappedBuffer(message('T', 30), message('D', 40), message('D', 0),
+                message('D', 300), message('C', 10), message('D', 20), message('Z', 1));
+        List<Frame> frames = feed(ch, stream, Integer.MAX_VALUE);
+        assertEquals("TDCDZ", types(frames));
+        assertEquals(45 + 5 + 305, frames.get(1).length(), "three DataRows, one frame");
+        assertEquals(25, frames.get(3).length(), "a lone DataRow stays a frame of its own");
+        frames.forEach(Frame::release);
+    }
+
+    @Test
+    void aRunEndsBeforeAMessageNotWhollyReadWhichComesWhenItsBytesDo() {
+        var ch = new EmbeddedChannel(new FrameDecoder(Integer.MAX_VALUE, "Dd"));
+        ByteBuf stream = Unpooled.wrappedBuffer(message('d', 10), message('d', 10), message('d', 100),
+                message('c', 0));
+        List<Frame> frames = feed(ch, stream, 60); // the third CopyData is cut by the first read's end
+        assertEquals(List.of(30, 105, 5), frames.stream().map(Frame::length).toList());
+        assertEquals("ddc", types(frames));
+        frames.forEach(Frame::release);
+    }
+
+    @Test
+    void aBadHeaderAfterARunIsRefusedAfterTheRunIsPassedOn() {
+        var ch = new EmbeddedChannel(new FrameDecoder(1000, "Dd"));
+        ByteBuf tooLarge = Unpooled.buffer().writeByte('D').writeInt(5000);
+        ByteBuf stream = Unpooled.wrappedBuffer(message('D', 10), message('D', 10), tooLarge);
+        Throwable refused = assertThrows(Exception.class, () -> ch.writeInbound(stream)).getCause();
+        assertTrue(refused instanceof ProtocolException && refused.getMessage().startsWith("bad packet header"),
+                String.valueOf(refused));
+        Frame run = ch.readInbound();
+        assertEquals(30, run.length(), "the two DataRows before it went on");
+        run.release();
+    }
+
+    @Test
+    void aRunOfRowsIsReadRowByRow() {
+        Frame run = new Frame((byte) 'D', Unpooled.wrappedBuffer(dataRow("1", "a"), dataRow("2", null)));
+        assertEquals(List.of(List.of("1", "a"), Arrays.asList("2", null)), BackendDecoding.dataRows(run));
+        ByteBuf oneByteMore = Unpooled.wrappedBuffer(new byte[] {'D'});
+        Frame cut = new Frame((byte) 'D', Unpooled.wrappedBuffer(dataRow("1", "a"), oneByteMore));
+        assertThrows(ProtocolException.class, () -> BackendDecoding.dataRows(cut));
+        run.release();
+        cut.release();
+    }
+
+    private static ByteBuf dataRow(String... values) {
+        ByteBuf body = Unpooled.buffer().writeShort(values.length);
+        for (String v : values) {
+            if (v == null) {
+                body.writeInt(-1);
+            } else {
+                body.writeInt(v.length()).writeCharSequence(v, StandardCharsets.UTF_8);
+            }
+        }
+        ByteBuf m = Unpooled.buffer().writeByte('D').writeInt(4 + body.readableBytes()).writeBytes(body);
+        body.release();
+        return m;
+    }
+
+    private static String types(List<Frame> frames) {
+        StringBuilder b = new StringBuilder();
+        frames.forEach(f -> b.append((char) f.type()));
+        return b.toString();
     }
 }

@@ -32,8 +32,7 @@ final class MessageDecoding {
         }
         if (f.type() == 'D') {
             attempt(() -> BackendDecoding.columnCount(f));
-            attempt(() -> BackendDecoding.dataRow(f));
-            attempt(() -> ExtendedCodec.dataRow(f));
+            attempt(() -> BackendDecoding.dataRows(f));
         }
     }
 

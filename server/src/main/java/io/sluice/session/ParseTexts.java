@@ -3,6 +3,8 @@ package io.sluice.session;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufUtil;
 import io.netty.buffer.Unpooled;
+import io.netty.util.collection.LongObjectHashMap;
+import io.netty.util.concurrent.FastThreadLocal;
 import io.sluice.proto.ProtocolException;
 import io.sluice.session.state.SqlClassifier;
 import io.sluice.session.state.SqlCommand;
@@ -11,30 +13,48 @@ import java.nio.charset.StandardCharsets;
 import java.util.List;
 
 /**
- * What a Parse's statement text does, for one client. Drivers send the same few texts again and
- * again, in the same order in every transaction (pgbench's TPC-B-like one has seven; pgjdbc,
- * node-postgres and pgbench -M extended send unnamed Parses): the texts a client sent last and
- * their answers are kept, so a repeat costs byte comparisons instead of decoding and classifying.
- * The search starts after the text found last, where a transaction's next statement usually is.
- * When only the last text was kept, every statement of a TPC-B-like transaction was classified
- * afresh: 3.7 % of the event loop's samples.
+ * What a Parse's statement text does, kept for every text the clients of one event loop sent.
+ * Drivers send the same texts again and again (pgjdbc, node-postgres and pgbench -M extended send
+ * unnamed Parses), so a text is found by a hash of its bytes and compared whole: a repeat costs
+ * that instead of decoding and classifying. One table per loop, as a session's channels and all
+ * it touches run on one loop: no lock, and a text many clients send is classified once.
+ *
+ * <p>When each client kept its own last sixteen texts, a pipeline of twenty statements was
+ * classified afresh at every Parse, and so was each new connection's first text.
+ *
+ * <p>Bounded in texts and bytes; a new text that would pass either bound empties the table first
+ * (an application that writes literals into its texts fills it with texts never sent again, and
+ * the texts in use come back at their next Parse). Longer texts are classified each time.
  */
 final class ParseTexts {
-    /** Longer texts are classified each time. */
     static final int TEXT_MAX = 4096;
-    static final int ENTRIES = 16;
-    /** Bytes of text kept per client at most; the oldest texts go first. */
-    static final int BYTES_MAX = 8192;
+    static final int ENTRIES_MAX = 4096;
+    static final int BYTES_MAX = 1 << 20;
+
+    private static final FastThreadLocal<ParseTexts> LOOP = new FastThreadLocal<>() {
+        @Override
+        protected ParseTexts initialValue() {
+            return new ParseTexts(ENTRIES_MAX, BYTES_MAX);
+        }
+    };
 
     private record Entry(ByteBuf text, SqlCommand command) {
     }
 
-    /** A ring in the order the texts came, from {@code oldest}; null until a first text is kept. */
-    private Entry[] entries;
-    private int oldest;
-    private int size;
+    private final int entriesMax;
+    private final int bytesMax;
+    private final LongObjectHashMap<Entry> byHash = new LongObjectHashMap<>();
     private int bytes;
-    private int lastFound;
+
+    ParseTexts(int entriesMax, int bytesMax) {
+        this.entriesMax = entriesMax;
+        this.bytesMax = bytesMax;
+    }
+
+    /** The table of the event loop (thread) that calls. */
+    static ParseTexts ofThisLoop() {
+        return LOOP.get();
+    }
 
     /** The command of the NUL-terminated text at {@code start} of {@code body}, before {@code limit}. */
     SqlCommand classify(ByteBuf body, int start, int limit) {
@@ -43,58 +63,54 @@ final class ParseTexts {
             throw new ProtocolException("invalid message format in 'P' message");
         }
         int n = end - start;
-        int found = find(body, start, n);
-        if (found >= 0) {
-            lastFound = found;
-            return entries[found].command();
+        if (n > TEXT_MAX) {
+            return classify(body.toString(start, n, StandardCharsets.ISO_8859_1));
+        }
+        long hash = hash(body, start, n);
+        Entry e = byHash.get(hash);
+        if (e != null && e.text().readableBytes() == n && ByteBufUtil.equals(body, start, e.text(), 0, n)) {
+            return e.command();
         }
         SqlCommand cmd = classify(body.toString(start, n, StandardCharsets.ISO_8859_1));
-        if (n <= TEXT_MAX) {
-            keep(body, start, n, cmd);
-        }
+        keep(hash, body, start, n, cmd);
         return cmd;
     }
 
     /** How many texts are kept, and their bytes (tests). */
     int kept() {
-        return size;
+        return byHash.size();
     }
 
     int keptBytes() {
         return bytes;
     }
 
-    private int find(ByteBuf body, int start, int n) {
-        if (entries == null) {
-            return -1;
-        }
-        for (int k = 1; k <= ENTRIES; k++) {
-            int i = (lastFound + k) % ENTRIES;
-            Entry e = entries[i];
-            if (e != null && e.text().readableBytes() == n && ByteBufUtil.equals(body, start, e.text(), 0, n)) {
-                return i;
-            }
-        }
-        return -1;
-    }
-
-    private void keep(ByteBuf body, int start, int n, SqlCommand cmd) {
-        if (entries == null) {
-            entries = new Entry[ENTRIES];
-        }
-        while (size == ENTRIES || bytes + n > BYTES_MAX) {
-            bytes -= entries[oldest].text().readableBytes();
-            entries[oldest] = null;
-            oldest = (oldest + 1) % ENTRIES;
-            size--;
+    private void keep(long hash, ByteBuf body, int start, int n, SqlCommand cmd) {
+        Entry old = byHash.get(hash);
+        if (old != null) {
+            bytes -= old.text().readableBytes(); // another text with the same hash: the new one takes its place
+        } else if (byHash.size() == entriesMax || bytes + n > bytesMax) {
+            byHash.clear();
+            bytes = 0;
         }
         byte[] text = new byte[n];
         body.getBytes(start, text);
-        int at = (oldest + size) % ENTRIES;
-        entries[at] = new Entry(Unpooled.wrappedBuffer(text), cmd);
-        size++;
+        byHash.put(hash, new Entry(Unpooled.wrappedBuffer(text), cmd));
         bytes += n;
-        lastFound = at;
+    }
+
+    /** A 64-bit hash of {@code n} bytes from {@code start}, eight at a time; equal texts are still compared. */
+    static long hash(ByteBuf b, int start, int n) {
+        long h = n;
+        int i = start;
+        int end = start + n;
+        for (; end - i >= 8; i += 8) {
+            h = Long.rotateLeft((h ^ b.getLong(i)) * 0x9E3779B97F4A7C15L, 31);
+        }
+        for (; i < end; i++) {
+            h = Long.rotateLeft((h ^ b.getByte(i)) * 0x9E3779B97F4A7C15L, 31);
+        }
+        return h ^ (h >>> 32);
     }
 
     /** The command a statement text amounts to; several statements in one Parse are an error anyway. */

@@ -63,7 +63,6 @@ final class StatementRouter {
     /** With max_prepared_statements = 0 names pass through; what each does is still tracked. */
     final Map<String, SqlCommand> passedThrough = new HashMap<>();
     SqlCommand unnamed = SqlCommand.NONE;
-    private final ParseTexts parseTexts = new ParseTexts();
     ServerConnection server;
     ServerSession serverState;
     /** A locally raised error: the client's messages are dropped up to its Sync, as the server would. */
@@ -221,7 +220,7 @@ final class StatementRouter {
         if (name.isEmpty() || maxPrepared == 0) {
             SqlCommand cmd;
             try {
-                cmd = parseTexts.classify(f.buffer(), text, f.end());
+                cmd = ParseTexts.ofThisLoop().classify(f.buffer(), text, f.end());
             } catch (ProtocolException unterminatedText) {
                 // passed on, as PgBouncer passes a Parse it does not track: PostgreSQL refuses it
                 cmd = SqlCommand.NONE;

@@ -99,6 +99,18 @@ public final class FrameDecoder extends ByteToMessageDecoder {
 
     @Override
     protected void decode(ChannelHandlerContext ctx, ByteBuf in, List<Object> out) {
+        int before = out.size();
+        try {
+            decodeFrames(in, out);
+        } finally {
+            int made = out.size() - before;
+            if (made > 0) {
+                in.retain(made); // one count for all of them: each retain is an atomic instruction
+            }
+        }
+    }
+
+    private void decodeFrames(ByteBuf in, List<Object> out) {
         if (refused) {
             in.skipBytes(in.readableBytes());
             return;
@@ -167,9 +179,9 @@ public final class FrameDecoder extends ByteToMessageDecoder {
         return at - start;
     }
 
-    /** The next {@code n} bytes of {@code in} as a frame, which holds a reference to {@code in}. */
+    /** The next {@code n} bytes of {@code in} as a frame, for which {@link #decode} retains {@code in}. */
     private static Frame frame(byte type, ByteBuf in, int n) {
-        Frame f = new Frame(type, in.retain(), in.readerIndex(), n);
+        Frame f = new Frame(type, in, in.readerIndex(), n);
         in.skipBytes(n);
         return f;
     }

@@ -7,7 +7,6 @@ import io.netty.channel.ChannelPromise;
 import io.sluice.log.Level;
 import io.sluice.log.Log;
 import io.sluice.net.Endpoint;
-import io.sluice.proto.codec.RunJoiner;
 import io.sluice.pool.ServerHandle;
 import io.sluice.proto.BackendMessage;
 import io.sluice.proto.Frame;
@@ -15,6 +14,8 @@ import io.sluice.proto.ProtocolException;
 import io.sluice.proto.TransactionStatus;
 import io.sluice.proto.codec.BackendDecoding;
 import io.sluice.proto.codec.Encoders;
+import io.sluice.proto.codec.FrameSink;
+import io.sluice.proto.codec.RunJoiner;
 import io.sluice.util.Clock;
 import io.sluice.util.SharedStrings;
 import io.sluice.util.SocketIds;
@@ -32,9 +33,10 @@ public final class ServerConnection extends ChannelInboundHandlerAdapter impleme
     public enum State { LOGIN, IDLE, ACTIVE, INTERNAL, CLOSED }
     private final long id = SocketIds.next();
     private final Channel channel;
-    private final ChannelPromise relayVoid;
     /** This handler's context: relayed writes start here instead of at the pipeline's tail. */
     private ChannelHandlerContext writer;
+    /** Where relayed frames go: the joiner before this handler, called directly. */
+    private FrameSink relayOut;
     private final BackendTarget target;
     private final String database;
     /** The loop's clock: request_time is stamped at each packet read, as PgBouncer stamps it. */
@@ -64,7 +66,6 @@ public final class ServerConnection extends ChannelInboundHandlerAdapter impleme
         this.connectTimeMillis = clock.currentTimeMillis();
         this.requestTimeMillis = connectTimeMillis;
         this.logDisconnections = logDisconnections;
-        this.relayVoid = RunJoiner.relayedWrites(channel);
         this.target = target;
         this.database = database;
         this.login = login;
@@ -229,7 +230,7 @@ public final class ServerConnection extends ChannelInboundHandlerAdapter impleme
 
     /** Writes a client frame to the server (takes ownership), without flushing. */
     public void write(Frame frame) {
-        writer.write(frame, relayVoid);
+        relayOut.relay(frame);
     }
 
     public void flush() {
@@ -301,6 +302,7 @@ public final class ServerConnection extends ChannelInboundHandlerAdapter impleme
     @Override
     public void handlerAdded(ChannelHandlerContext ctx) {
         writer = ctx;
+        relayOut = RunJoiner.sinkFor(ctx);
     }
 
     @Override

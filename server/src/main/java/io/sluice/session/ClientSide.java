@@ -5,6 +5,7 @@ import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelPromise;
 import io.sluice.backend.ServerConnection;
 import io.sluice.backend.ServerListener;
+import io.sluice.proto.codec.FrameSink;
 import io.sluice.proto.codec.RunJoiner;
 
 /**
@@ -18,6 +19,8 @@ abstract class ClientSide implements ServerListener {
     protected final ChannelHandlerContext clientOut;
     /** The promise of every relayed write to the client ({@link RunJoiner#relayedWrites}). */
     protected final ChannelPromise clientVoid;
+    /** Where relayed frames go to the client ({@link ClientSession#relayOut}). */
+    protected final FrameSink clientRelay;
     protected final ReadGate gate;
 
     /** The client's read gate is the relay's own: after login nothing else holds its reading off. */
@@ -26,6 +29,7 @@ abstract class ClientSide implements ServerListener {
         this.clientOut = session.writer();
         Channel client = clientOut.channel();
         this.clientVoid = RunJoiner.relayedWrites(client);
+        this.clientRelay = session.relayOut();
         this.gate = new ReadGate(client);
     }
 

@@ -49,7 +49,7 @@ final class ReplicationRelay extends ClientSide {
 
     @Override
     public void onServerFrame(Frame frame) {
-        clientOut.write(frame, clientVoid);
+        clientRelay.relay(frame);
     }
 
     @Override

@@ -208,7 +208,7 @@ final class ReplyRouter {
     }
 
     private void relay(Frame f) {
-        r.client.write(f, r.clientVoid);
+        r.clientRelay.relay(f);
     }
 
     /** Sends every answer of Sluice's own that has reached the head of the queue. */

@@ -10,6 +10,7 @@ import io.sluice.proto.PgError;
 import io.sluice.proto.ProtocolException;
 import io.sluice.proto.SqlState;
 import io.sluice.proto.codec.ExtendedCodec;
+import io.sluice.proto.codec.FrameSink;
 import io.sluice.session.state.ClientStatements;
 import io.sluice.session.state.PinProbe;
 import io.sluice.session.state.ServerSession;
@@ -51,6 +52,8 @@ final class StatementRouter {
     final ChannelHandlerContext client;
     /** The relay's promise for writes to the client ({@link ClientSide#clientVoid}). */
     final ChannelPromise clientVoid;
+    /** Where relayed frames go to the client ({@link ClientSide#clientRelay}). */
+    final FrameSink clientRelay;
     final ByteBufAllocator alloc;
     final Owner owner;
     final DatabaseStats stats;
@@ -74,10 +77,11 @@ final class StatementRouter {
     /**
      * @param ignored lower-case parameter names ClientParams already replays from ParameterStatus
      */
-    StatementRouter(ChannelHandlerContext client, ChannelPromise clientVoid, Owner owner, DatabaseStats stats,
-                    int maxPrepared, Set<String> ignored) {
+    StatementRouter(ChannelHandlerContext client, ChannelPromise clientVoid, FrameSink clientRelay, Owner owner,
+                    DatabaseStats stats, int maxPrepared, Set<String> ignored) {
         this.client = client;
         this.clientVoid = clientVoid;
+        this.clientRelay = clientRelay;
         this.alloc = client.alloc();
         this.owner = owner;
         this.stats = stats;

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.PooledByteBufAllocator;
 import io.netty.buffer.Unpooled;
+import io.netty.channel.ChannelDuplexHandler;
 import io.netty.channel.ChannelPromise;
 import io.netty.channel.VoidChannelPromise;
 import io.netty.channel.embedded.EmbeddedChannel;
@@ -160,6 +161,40 @@ class RunJoinerTest {
         assertThat(read.refCnt()).as("the run holds one reference for both").isEqualTo(2);
         ch.close();
         assertThat(read.refCnt()).isEqualTo(1);
+    }
+
+    @Test
+    void framesRelayedDirectlyJoinTheRunAndKeepTheirPlaceAmongWrites() {
+        ch.pipeline().addLast(new ChannelDuplexHandler()); // the session's place
+        FrameSink sink = RunJoiner.sinkFor(ch.pipeline().lastContext());
+        assertThat(sink).isInstanceOf(RunJoiner.class);
+        sink.relay(frame(0, 4));
+        sink.relay(frame(4, 4));
+        ch.write(Unpooled.copiedBuffer("X", StandardCharsets.US_ASCII)); // a message Sluice made
+        sink.relay(frame(8, 4));
+        ch.pipeline().lastContext().write(frame(12, 4), relayed);
+        ch.flush();
+        assertThat(written()).containsExactly("PPPPBBBB", "X", "EEEESSSS");
+    }
+
+    @Test
+    void aFrameRelayedAfterTheJoinerIsGoneIsReleased() {
+        ch.pipeline().addLast(new ChannelDuplexHandler());
+        FrameSink sink = RunJoiner.sinkFor(ch.pipeline().lastContext());
+        ch.pipeline().remove(RunJoiner.class);
+        sink.relay(frame(0, 4));
+        assertThat(read.refCnt()).isEqualTo(1);
+    }
+
+    @Test
+    void withoutAJoinerFramesAreWrittenFromTheHandler() {
+        EmbeddedChannel plain = new EmbeddedChannel(new ChannelDuplexHandler());
+        Frame f = frame(0, 4);
+        RunJoiner.sinkFor(plain.pipeline().firstContext()).relay(f);
+        plain.flush();
+        assertThat((Object) plain.readOutbound()).isSameAs(f);
+        f.release();
+        plain.finishAndReleaseAll();
     }
 
     private List<String> written() {

@@ -44,6 +44,10 @@
 # ROWS=n runs one SELECT of n consecutive pgbench_accounts rows a transaction instead (about 100
 # bytes a row): a result of many DataRows, where a pooler's cost per relayed message shows.
 #
+# PIPELINE=n runs n one-row SELECTs in one pipeline a transaction instead (pgbench's
+# \startpipeline; extended protocol): many small messages each way per round trip, as a driver's
+# batch sends them, where a pooler's cost per message shows.
+#
 # RATE=n holds each measured run to n transactions a second in all (pgbench -R; the warm-up runs at
 # full speed): TPS is then the rate, and CPU per transaction and latency are what compare. With
 # CONNECT=1 it shows what a login costs when logins come slowly and the pooler idles between a
@@ -53,7 +57,7 @@
 # server_tls_sslmode = require for every pooler, so each pooler encrypts what it relays to the
 # server and decrypts the answers, as with a database in the cloud. The clients stay on plain TCP.
 #
-#   [ROUNDS=3] [WARMUP=5] [MODE=simple] [BUILTIN=tpcb-like] [ROWS=n] [CONNECT=1] [RATE=n] [CLIENT_AUTH=scram-sha-256|plain-secret] [SERVER_TLS=1] [FLOOR=1|login] [SLUICE_JAR_BASE=old.jar] [BASE_JAVA_OPTS=...] bench/pgbench-compare.sh [seconds-per-run] [client counts...]
+#   [ROUNDS=3] [WARMUP=5] [MODE=simple] [BUILTIN=tpcb-like] [ROWS=n] [PIPELINE=n] [CONNECT=1] [RATE=n] [CLIENT_AUTH=scram-sha-256|plain-secret] [SERVER_TLS=1] [FLOOR=1|login] [SLUICE_JAR_BASE=old.jar] [BASE_JAVA_OPTS=...] bench/pgbench-compare.sh [seconds-per-run] [client counts...]
 #   e.g. bench/pgbench-compare.sh 15 1 50 200
 #        SLUICE_JAR_BASE=/path/sluice-before.jar bench/pgbench-compare.sh 15 1 50 200
 #
@@ -80,6 +84,15 @@ if [ -n "${ROWS:-}" ]; then
     $((1000000 - ROWS + 1)) $((ROWS - 1)) > "$work/rows.sql"
   chmod 644 "$work/rows.sql"
   workload=(-f "$work/rows.sql")
+fi
+if [ -n "${PIPELINE:-}" ]; then
+  [ "$PIPELINE" -ge 1 ] 2>/dev/null || { echo "PIPELINE must be a positive number" >&2; exit 2; }
+  [ "$mode" = extended ] || { echo "PIPELINE needs the extended protocol" >&2; exit 2; }
+  { echo '\set a random(1, 1000000)'; echo '\startpipeline'
+    for _ in $(seq 1 "$PIPELINE"); do echo 'SELECT abalance FROM pgbench_accounts WHERE aid = :a;'; done
+    echo '\endpipeline'; } > "$work/pipeline.sql"
+  chmod 644 "$work/pipeline.sql"
+  workload=(-f "$work/pipeline.sql")
 fi
 pgb_port=$(free_port); sl_port=$(free_port)
 server_tls=

@@ -3,7 +3,6 @@ package io.sluice.backend;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
-import io.netty.channel.ChannelPromise;
 import io.sluice.log.Level;
 import io.sluice.log.Log;
 import io.sluice.net.Endpoint;
@@ -33,7 +32,7 @@ public final class ServerConnection extends ChannelInboundHandlerAdapter impleme
     public enum State { LOGIN, IDLE, ACTIVE, INTERNAL, CLOSED }
     private final long id = SocketIds.next();
     private final Channel channel;
-    /** This handler's context: relayed writes start here instead of at the pipeline's tail. */
+    /** This handler's context: flushes and the pooler's own writes start here instead of at the pipeline's tail. */
     private ChannelHandlerContext writer;
     /** Where relayed frames go: the joiner before this handler, called directly. */
     private FrameSink relayOut;

@@ -17,11 +17,9 @@ import io.sluice.proto.SqlState;
 import io.sluice.proto.StartupPacket;
 import io.sluice.proto.TransactionStatus;
 import io.sluice.proto.codec.Encoders;
-import io.sluice.proto.codec.FrameSink;
 import io.sluice.proto.codec.ParameterStatuses;
-import io.sluice.proto.codec.RunJoiner;
-import io.sluice.tls.TlsInfo;
 import io.sluice.util.SocketIds;
+import io.sluice.tls.TlsInfo;
 
 import java.util.Optional;
 
@@ -54,10 +52,8 @@ public final class ClientSession extends ChannelInboundHandlerAdapter {
      * connect time before the first, as PgBouncer stamps every packet it reads, login ones too.
      */
     private long requestTimeMillis;
-    /** This handler's context, from channelActive on: the channel, and where relayed writes start. */
+    /** This handler's context, from channelActive on: the channel, and where flushes and Sluice's own writes start. */
     private ChannelHandlerContext writer;
-    /** Where relayed frames go: the joiner before this handler, called directly. */
-    private FrameSink relayOut;
     private State state = State.LOGIN;
     private PoolKey poolKey;
     private ClientLogin login;
@@ -197,11 +193,6 @@ public final class ClientSession extends ChannelInboundHandlerAdapter {
         return writer;
     }
 
-    /** Where the relay passes frames on to this client (the joiner, called directly). */
-    FrameSink relayOut() {
-        return relayOut;
-    }
-
     ClientList.Node place() {
         return place;
     }
@@ -234,7 +225,6 @@ public final class ClientSession extends ChannelInboundHandlerAdapter {
     @Override
     public void channelActive(ChannelHandlerContext c) {
         writer = c;
-        relayOut = RunJoiner.sinkFor(c);
         connectTimeMillis = ctx.clock().currentTimeMillis();
         requestTimeMillis = connectTimeMillis;
         remotePid = unixSocket ? PeerCredentials.pidOf(c.channel()) : 0;

@@ -15,11 +15,11 @@ import io.sluice.proto.codec.RunJoiner;
  */
 abstract class ClientSide implements ServerListener {
     protected final ClientSession session;
-    /** Where relayed writes and flushes to the client start ({@link ClientSession#writer}), on the client's channel. */
+    /** Where flushes and Sluice's own writes to the client start ({@link ClientSession#writer}). */
     protected final ChannelHandlerContext clientOut;
     /** The promise of every relayed write to the client ({@link RunJoiner#relayedWrites}). */
     protected final ChannelPromise clientVoid;
-    /** Where relayed frames go to the client ({@link ClientSession#relayOut}). */
+    /** Where relayed frames go to the client: the joiner before the session's handler, called directly. */
     protected final FrameSink clientRelay;
     protected final ReadGate gate;
 
@@ -29,7 +29,7 @@ abstract class ClientSide implements ServerListener {
         this.clientOut = session.writer();
         Channel client = clientOut.channel();
         this.clientVoid = RunJoiner.relayedWrites(client);
-        this.clientRelay = session.relayOut();
+        this.clientRelay = RunJoiner.sinkFor(clientOut);
         this.gate = new ReadGate(client);
     }
 

@@ -86,10 +86,11 @@ final class ParseTexts {
     }
 
     private void keep(long hash, ByteBuf body, int start, int n, SqlCommand cmd) {
-        Entry old = byHash.get(hash);
+        Entry old = byHash.remove(hash); // another text with the same hash: the new one takes its place
         if (old != null) {
-            bytes -= old.text().readableBytes(); // another text with the same hash: the new one takes its place
-        } else if (byHash.size() == entriesMax || bytes + n > bytesMax) {
+            bytes -= old.text().readableBytes();
+        }
+        if (byHash.size() == entriesMax || bytes + n > bytesMax) {
             byHash.clear();
             bytes = 0;
         }

@@ -66,8 +66,8 @@ final class Relay extends ClientSide implements StatementRouter.Owner {
         this.sync = new ParameterSync(params, this::server, this::sendPending, this::refuseParameters);
         this.checkout = new ServerCheckout(session, route.poolKey(), timeouts, this::attach);
         this.policy = new ReleasePolicy(route.mode(), route.resetAlways());
-        this.router = route.mode() == PoolMode.SESSION ? null : new StatementRouter(clientOut, clientVoid, clientRelay, this, stats,
-                route.maxPreparedStatements(), session.context().settings().trackedParameters());
+        this.router = route.mode() == PoolMode.SESSION ? null : new StatementRouter(clientOut, clientVoid, clientRelay,
+                this, stats, route.maxPreparedStatements(), session.context().settings().trackedParameters());
         this.pins = new PinGuard(session, route);
         this.times = new QueryTimes(session, session.context().clock(), stats);
     }

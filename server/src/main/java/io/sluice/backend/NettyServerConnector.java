@@ -138,7 +138,7 @@ public final class NettyServerConnector implements ServerConnector {
                             ch.pipeline().addLast(ServerTlsNegotiation.NAME, new ServerTlsNegotiation(serverTls, conn,
                                     login, logging.connections().getAsBoolean()));
                         }
-                        ch.pipeline().addLast("frames", new FrameDecoder(Integer.MAX_VALUE, "Dd"));
+                        ch.pipeline().addLast("frames", new FrameDecoder(Integer.MAX_VALUE, 0, "Dd", conn));
                         ch.pipeline().addLast(RunJoiner.NAME, new RunJoiner());
                         ch.pipeline().addLast("server", conn);
                         onCreated.accept(conn);

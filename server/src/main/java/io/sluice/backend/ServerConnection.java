@@ -13,6 +13,7 @@ import io.sluice.proto.ProtocolException;
 import io.sluice.proto.TransactionStatus;
 import io.sluice.proto.codec.BackendDecoding;
 import io.sluice.proto.codec.Encoders;
+import io.sluice.proto.codec.FrameReader;
 import io.sluice.proto.codec.FrameSink;
 import io.sluice.proto.codec.RunJoiner;
 import io.sluice.util.Clock;
@@ -28,7 +29,7 @@ import java.util.function.Consumer;
  * queries the pooler runs itself ({@link InternalQueries}: reset, check, rollback, SET of client
  * parameters). Confined to its channel's event loop, which is also the engine thread.
  */
-public final class ServerConnection extends ChannelInboundHandlerAdapter implements ServerHandle {
+public final class ServerConnection extends ChannelInboundHandlerAdapter implements ServerHandle, FrameReader {
     public enum State { LOGIN, IDLE, ACTIVE, INTERNAL, CLOSED }
     private final long id = SocketIds.next();
     private final Channel channel;
@@ -306,7 +307,12 @@ public final class ServerConnection extends ChannelInboundHandlerAdapter impleme
 
     @Override
     public void channelRead(ChannelHandlerContext ctx, Object msg) {
-        Frame frame = (Frame) msg;
+        frameRead((Frame) msg);
+    }
+
+    /** A message from the server, straight from its frame decoder (in tests, down the pipeline). */
+    @Override
+    public void frameRead(Frame frame) {
         requestTimeMillis = clock.currentTimeMillis();
         try {
             if (state == State.ACTIVE) {

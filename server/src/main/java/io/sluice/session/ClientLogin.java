@@ -122,7 +122,7 @@ final class ClientLogin {
         // until authenticated, messages stay within the startup decoder's pkt_buf limit
         int loginLimit = pipe.get(StartupDecoder.class).packetLimit();
         pipe.replace(StartupDecoder.class, "frames",
-                new FrameDecoder(session.context().settings().maxPacketSize(), loginLimit, "d"));
+                new FrameDecoder(session.context().settings().maxPacketSize(), loginLimit, "d", session));
         if (session.tlsState().missing()) {
             replies.refuse("SSL required");
             return;

@@ -5,7 +5,6 @@ import io.netty.channel.Channel;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.handler.ssl.SslHandshakeCompletionEvent;
-import io.netty.util.ReferenceCountUtil;
 import io.sluice.backend.ServerConnection;
 import io.sluice.net.Endpoint;
 import io.sluice.pool.CheckoutFailure;
@@ -17,6 +16,7 @@ import io.sluice.proto.SqlState;
 import io.sluice.proto.StartupPacket;
 import io.sluice.proto.TransactionStatus;
 import io.sluice.proto.codec.Encoders;
+import io.sluice.proto.codec.FrameReader;
 import io.sluice.proto.codec.ParameterStatuses;
 import io.sluice.util.SocketIds;
 import io.sluice.tls.TlsInfo;
@@ -30,7 +30,7 @@ import java.util.Optional;
  * place: {@link #moveTo} is the one transition, and {@link ClientRegistry} keeps the per-pool
  * lists that SHOW POOLS and SHOW CLIENTS read. See package-info for the threading rule.
  */
-public final class ClientSession extends ChannelInboundHandlerAdapter {
+public final class ClientSession extends ChannelInboundHandlerAdapter implements FrameReader {
     /** The console's pool, as PgBouncer lists it in SHOW POOLS. */
     static final PoolKey CONSOLE_POOL = new PoolKey("pgbouncer", "pgbouncer");
 
@@ -247,38 +247,44 @@ public final class ClientSession extends ChannelInboundHandlerAdapter {
 
     @Override
     public void channelRead(ChannelHandlerContext c, Object msg) {
+        if (msg instanceof StartupPacket p) {
+            if (!ending.closing()) {
+                requestTimeMillis = ctx.clock().currentTimeMillis();
+                login.onStartupPacket(p);
+            }
+            return;
+        }
+        frameRead((Frame) msg);
+    }
+
+    /** A message from the client, straight from its frame decoder (in tests, down the pipeline). */
+    @Override
+    public void frameRead(Frame frame) {
         if (ending.closing()) {
-            ReferenceCountUtil.release(msg);
+            frame.release();
             return;
         }
         requestTimeMillis = ctx.clock().currentTimeMillis();
-        if (msg instanceof StartupPacket p) {
-            login.onStartupPacket(p);
-            return;
-        }
-        Frame frame = (Frame) msg;
         if (state == State.LOGIN) {
             login.onFrame(frame);
             return;
         }
         // PgBouncer's handle_client_work judges the type first, the console's clients' too
-        String refused = FrontendFilter.refusal(frame.type(), replicationRelay != null, ctx.settings().disablePqexec());
+        byte type = frame.type();
+        String refused = FrontendFilter.refusal(type, replicationRelay != null, ctx.settings().disablePqexec());
         if (refused != null) {
-            int t = frame.type() & 0xff;
             frame.release();
-            FrontendFilter.logRefusal(this, refused, t);
+            FrontendFilter.logRefusal(this, refused, type & 0xff);
             fail(PgError.fatal(SqlState.PROTOCOL_VIOLATION, refused), refused);
         } else if (console != null) {
             console.onFrame(frame);
+        } else if (type == 'X') {
+            frame.release();
+            close("client close request");
+        } else if (replicationRelay != null) {
+            replicationRelay.fromClient(frame);
         } else {
-            if (frame.type() == 'X') {
-                frame.release();
-                close("client close request");
-            } else if (replicationRelay != null) {
-                replicationRelay.fromClient(frame);
-            } else {
-                relay.fromClient(frame);
-            }
+            relay.fromClient(frame);
         }
     }
 

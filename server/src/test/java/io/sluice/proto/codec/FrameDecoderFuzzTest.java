@@ -28,7 +28,7 @@ class FrameDecoderFuzzTest {
         int loginDoneAfter = data.consumeInt(0, 8);
         int[] cuts = Feed.cuts(data, 200_000);
         byte[] input = data.consumeRemainingAsBytes();
-        FrameDecoder decoder = new FrameDecoder(maxPacket, loginLimit, relayOnly);
+        FrameDecoder decoder = new FrameDecoder(maxPacket, loginLimit, relayOnly, null);
         ByteArrayOutputStream seen = new ByteArrayOutputStream();
         int[] frames = {0};
         Feed.<Frame>run(decoder, input, cuts, f -> {

@@ -33,7 +33,7 @@ class LoginPacketLimitTest {
 
     @Test
     void passwordMessageClaiming200MiBIsRefusedOnItsHeaderAndNothingAfterIsHeld() {
-        EmbeddedChannel ch = new EmbeddedChannel(new FrameDecoder(MAX_PACKET_SIZE, PKT_BUF, "d"));
+        EmbeddedChannel ch = new EmbeddedChannel(new FrameDecoder(MAX_PACKET_SIZE, PKT_BUF, "d", null));
         ByteBuf head = header('p', 200 << 20);
         assertThatThrownBy(() -> ch.writeInbound(head))
                 .hasRootCauseInstanceOf(ProtocolException.class)
@@ -49,13 +49,13 @@ class LoginPacketLimitTest {
 
     @Test
     void loginPhaseTakesExactlyPktBufBytesPerMessage() {
-        EmbeddedChannel ok = new EmbeddedChannel(new FrameDecoder(MAX_PACKET_SIZE, PKT_BUF, "d"));
+        EmbeddedChannel ok = new EmbeddedChannel(new FrameDecoder(MAX_PACKET_SIZE, PKT_BUF, "d", null));
         assertThat(ok.writeInbound(message('p', PKT_BUF))).isTrue();
         Frame f = ok.readInbound();
         assertThat(f.length()).isEqualTo(PKT_BUF);
         f.release();
 
-        EmbeddedChannel over = new EmbeddedChannel(new FrameDecoder(MAX_PACKET_SIZE, PKT_BUF, "d"));
+        EmbeddedChannel over = new EmbeddedChannel(new FrameDecoder(MAX_PACKET_SIZE, PKT_BUF, "d", null));
         assertThatThrownBy(() -> over.writeInbound(header('p', PKT_BUF)))
                 .rootCause().hasMessage("client sent partial pkt in startup phase");
         over.finishAndReleaseAll();
@@ -63,7 +63,7 @@ class LoginPacketLimitTest {
 
     @Test
     void afterLoginMaxPacketSizeApplies() {
-        FrameDecoder decoder = new FrameDecoder(MAX_PACKET_SIZE, PKT_BUF, "d");
+        FrameDecoder decoder = new FrameDecoder(MAX_PACKET_SIZE, PKT_BUF, "d", null);
         EmbeddedChannel ch = new EmbeddedChannel(decoder);
         decoder.loginDone();
         assertThat(ch.writeInbound(message('Q', 100_000))).isTrue();
@@ -78,7 +78,7 @@ class LoginPacketLimitTest {
 
     @Test
     void theMessageThatEndsTheLoginIsHandledBeforeTheNextHeaderIsJudged() {
-        FrameDecoder decoder = new FrameDecoder(MAX_PACKET_SIZE, PKT_BUF, "d");
+        FrameDecoder decoder = new FrameDecoder(MAX_PACKET_SIZE, PKT_BUF, "d", null);
         // stands in for the session: the password message completes the login
         EmbeddedChannel ch = new EmbeddedChannel(decoder, new ChannelInboundHandlerAdapter() {
             @Override

@@ -271,7 +271,8 @@ public final class ClientSession extends ChannelInboundHandlerAdapter implements
         }
         // PgBouncer's handle_client_work judges the type first, the console's clients' too
         byte type = frame.type();
-        String refused = FrontendFilter.refusal(type, replicationRelay != null, ctx.settings().disablePqexec());
+        String refused = FrontendFilter.refusal(type, replicationRelay != null,
+                type == 'Q' && ctx.settings().disablePqexec());
         if (refused != null) {
             frame.release();
             FrontendFilter.logRefusal(this, refused, type & 0xff);

@@ -10,15 +10,16 @@ import io.sluice.proto.Frame;
  * to judge.
  */
 final class FrontendFilter {
-    /** Frontend messages a logged-in client may send (Terminate aside), as PgBouncer's list. */
-    private static final String RELAYED_TYPES = "QFSHcfPECBDdX" + (char) Frame.CONTINUATION;
     static final String UNKNOWN = "unknown pkt";
     static final String PQEXEC = "PQexec disallowed";
 
     private FrontendFilter() {
     }
 
-    /** Null when the message may go on; otherwise PgBouncer's reason for closing the client. */
+    /**
+     * Null when the message may go on; otherwise PgBouncer's reason for closing the client.
+     * ({@code disablePqexec} matters for a Query only: the caller may pass false for the rest.)
+     */
     static String refusal(byte type, boolean replication, boolean disablePqexec) {
         if (replication) {
             return null;
@@ -26,7 +27,18 @@ final class FrontendFilter {
         if (type == 'Q' && disablePqexec) {
             return PQEXEC;
         }
-        return RELAYED_TYPES.indexOf(type) < 0 ? UNKNOWN : null;
+        return relayed(type) ? null : UNKNOWN;
+    }
+
+    /**
+     * Frontend messages a logged-in client may send, as PgBouncer's list (a switch: this runs for
+     * every message a client sends).
+     */
+    private static boolean relayed(byte type) {
+        return switch (type) {
+            case 'Q', 'F', 'S', 'H', 'c', 'f', 'P', 'E', 'C', 'B', 'D', 'd', 'X', Frame.CONTINUATION -> true;
+            default -> false;
+        };
     }
 
     /** PgBouncer logs either refusal as an error, in its words, before closing the client. */

@@ -59,7 +59,9 @@ public final class FrameDecoder extends ByteToMessageDecoder {
     public static final int WHOLE_LIMIT = 64 * 1024;
 
     private volatile long maxPacketSize;
-    private final String relayOnlyTypes;
+    /** The relay-only types as bits (type t is bit t of the 128; types are ASCII): asked for every message. */
+    private final long relayOnlyLow;
+    private final long relayOnlyHigh;
     private final FrameReader reader;
     /** Bytes of a message being passed on in pieces that have not arrived yet. */
     private long remaining;
@@ -82,7 +84,19 @@ public final class FrameDecoder extends ByteToMessageDecoder {
         setCumulator(COMPACTING);
         this.maxPacketSize = maxPacketSize;
         this.loginLimit = loginLimit;
-        this.relayOnlyTypes = relayOnlyTypes;
+        long low = 0;
+        long high = 0;
+        for (char t : relayOnlyTypes.toCharArray()) {
+            if (t < 64) {
+                low |= 1L << t;
+            } else if (t < 128) {
+                high |= 1L << t;
+            } else {
+                throw new IllegalArgumentException("not a message type: " + (int) t);
+            }
+        }
+        this.relayOnlyLow = low;
+        this.relayOnlyHigh = high;
         this.reader = reader;
     }
 
@@ -168,7 +182,7 @@ public final class FrameDecoder extends ByteToMessageDecoder {
                 throw refuse(in, StartupDecoder.PARTIAL_PACKET);
             }
             if (in.readableBytes() < len + 1) {
-                if (len + 1 > WHOLE_LIMIT && relayOnlyTypes.indexOf(type) >= 0) {
+                if (len + 1 > WHOLE_LIMIT && relayOnly(type)) {
                     int n = in.readableBytes();
                     out.add(frame(type, in, n));
                     remaining = len + 1L - n;
@@ -182,11 +196,15 @@ public final class FrameDecoder extends ByteToMessageDecoder {
                 return;
             }
             int n = len + 1;
-            if (relayOnlyTypes.indexOf(type) >= 0) {
+            if (relayOnly(type)) {
                 n = runLength(in, start, n, type);
             }
             out.add(frame(type, in, n));
         }
+    }
+
+    private boolean relayOnly(byte type) {
+        return type >= 0 && ((type < 64 ? relayOnlyLow : relayOnlyHigh) & 1L << type) != 0; // shifts take type % 64
     }
 
     /**

@@ -44,6 +44,27 @@ class FirstStringTest {
     }
 
     @Test
+    void everyByteOfALongerTagIsCompared() {
+        // eight bytes are compared at a time, then one by one: a difference anywhere makes a new string
+        String tag = "INSERT 0 1\u00e9"; // 11 bytes, one of them above 0x7f
+        Frame first = complete(tag);
+        String read = ExtendedCodec.firstString(first, 'C', null);
+        assertThat(read).isEqualTo(tag);
+        for (int i = 0; i < tag.length(); i++) {
+            char[] changed = tag.toCharArray();
+            changed[i] = (char) (changed[i] ^ 1);
+            Frame other = complete(new String(changed));
+            assertThat(ExtendedCodec.firstString(other, 'C', read)).as("byte %d changed", i).isNotSameAs(read)
+                    .isEqualTo(new String(changed));
+            other.release();
+        }
+        Frame again = complete(tag);
+        assertThat(ExtendedCodec.firstString(again, 'C', read)).isSameAs(read);
+        first.release();
+        again.release();
+    }
+
+    @Test
     void aBindsPortalAndStatementInTheMiddleOfAReadBuffer() {
         // a frame from the decoder lies among others in one buffer: read from its own start
         byte[] portal = "p\u00e9".getBytes(StandardCharsets.UTF_8); // 3 bytes, not 2 chars

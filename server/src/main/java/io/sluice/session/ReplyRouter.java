@@ -80,8 +80,7 @@ final class ReplyRouter {
             case 't' -> false;
             case 'T', 'n' -> head.kind == 'D';
             case 'C' -> {
-                lastTag = ExtendedCodec.firstString(f, 'C', lastTag);
-                completed(head, lastTag);
+                completed(head, f);
                 yield head.kind == 'E';
             }
             case 'I' -> head.kind == 'E';
@@ -114,7 +113,7 @@ final class ReplyRouter {
         return true;
     }
 
-    private void completed(Expected head, String tag) {
+    private void completed(Expected head, Frame f) {
         if (head.action == Expected.Action.INTERNAL) {
             return;
         }
@@ -125,12 +124,26 @@ final class ReplyRouter {
         } else {
             cmd = head.command;
         }
-        r.journal.completed(cmd, tag, r.serverState);
-        if (tag.equals("DEALLOCATE ALL") || tag.equals("DISCARD ALL")) {
+        if (cmd.inert() && !mayClearStatements(f)) {
+            return; // the journal has nothing to do with it: the tag (most answers' only string) stays unread
+        }
+        lastTag = ExtendedCodec.firstString(f, 'C', lastTag);
+        r.journal.completed(cmd, lastTag, r.serverState);
+        if (lastTag.equals("DEALLOCATE ALL") || lastTag.equals("DISCARD ALL")) {
             r.statements.clearUpTo(head.clientMark);
             r.serverState.statements().clearUpTo(head.serverMark);
             r.passedThrough.clear();
         }
+    }
+
+    /**
+     * Whether a CommandComplete may be DEALLOCATE ALL's or DISCARD ALL's, which clear the
+     * statements whatever the statement was taken for (a function or DO block can run them):
+     * its tag starts with D and is 14 or 11 bytes long.
+     */
+    private static boolean mayClearStatements(Frame f) {
+        int tagLength = f.length() - 6; // the header and the tag's NUL
+        return (tagLength == 14 || tagLength == 11) && f.buffer().getByte(f.bodyStart()) == 'D';
     }
 
     private void error(Frame f, Expected head) {

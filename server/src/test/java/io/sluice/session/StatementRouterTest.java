@@ -174,6 +174,20 @@ class StatementRouterTest {
     }
 
     @Test
+    void aDeallocateAllTagClearsWhateverTheStatementWasTakenFor() {
+        // the tags of statements taken for inert are not read, except ones that may clear statements
+        prepareAndRunOnServer1();
+        h.clientSends(Wire.query("SELECT 1"));
+        assertEquals(List.of("Q SELECT 1"), toServer(s1));
+        s1.writeInbound(all(complete("DEALLOCATE ALL"), ready('I')));
+        assertEquals(List.of("C DEALLOCATE ALL", "Z I"), toClient(h.client));
+        h.clientSends(all(bind("", "S_1"), sync()));
+        assertEquals(List.of("S"), toServer(s1));
+        s1.writeInbound(ready('I'));
+        assertEquals(List.of("E 26000", "Z I"), toClient(h.client), "S_1 went with the server's DEALLOCATE ALL");
+    }
+
+    @Test
     void sqlDeallocateOfAProtocolNameUsesTheServersName() {
         prepareAndRunOnServer1();
         h.clientSends(Wire.query("DEALLOCATE \"S_1\""));

@@ -32,6 +32,12 @@ public final class RunJoiner extends ChannelOutboundHandlerAdapter implements Fr
     /** Indexes in {@link #frames} of the run's first byte and just past its last. */
     private int framesFrom;
     private int framesTo;
+    /**
+     * References to {@link #frames} taken from the frames that joined the run after its first:
+     * given back in one release when the run goes on (each release is an atomic instruction, and
+     * a pipeline's answer is a run of dozens of messages).
+     */
+    private int framesJoined;
     /** A pending run of slices: the first slice written (owning one reference to its buffer), or null. */
     private ByteBuf first;
     private ByteBuf root;
@@ -167,7 +173,8 @@ public final class RunJoiner extends ChannelOutboundHandlerAdapter implements Fr
     private void writeFrame(ChannelHandlerContext ctx, Frame f) {
         if (frames != null && f.buffer() == frames && f.start() == framesTo) {
             framesTo = f.end();
-            f.release(); // the run keeps the buffer, and so these bytes, alive
+            f.takeBuffer(); // its reference is the run's now
+            framesJoined++;
             return;
         }
         passRun(ctx);
@@ -180,6 +187,7 @@ public final class RunJoiner extends ChannelOutboundHandlerAdapter implements Fr
         if (frames != null) {
             ByteBuf b = frames;
             frames = null;
+            releaseJoined(b);
             ctx.write(Frame.handOver(b, framesFrom, framesTo), voidPromise);
             return;
         }
@@ -198,8 +206,17 @@ public final class RunJoiner extends ChannelOutboundHandlerAdapter implements Fr
         ctx.write(b, voidPromise);
     }
 
+    /** Gives back the references of the frames that joined the run; the run's first one stays. */
+    private void releaseJoined(ByteBuf b) {
+        if (framesJoined > 0) {
+            b.release(framesJoined);
+            framesJoined = 0;
+        }
+    }
+
     private void drop() {
         if (frames != null) {
+            releaseJoined(frames);
             frames.release();
             frames = null;
         }

@@ -124,7 +124,9 @@ class RunJoinerTest {
         for (int i = 0; i < 4; i++) {
             ch.write(frame(i * 4, 4), relayed);
         }
+        assertThat(read.refCnt()).as("the pending run holds its four frames' references").isEqualTo(5);
         ch.flush();
+        assertThat(read.refCnt()).as("the written run holds one").isEqualTo(2);
         assertThat(written()).containsExactly("PPPPBBBBEEEESSSS");
     }
 
@@ -158,7 +160,7 @@ class RunJoinerTest {
     void closingWithPendingFramesReleasesThem() {
         ch.write(frame(0, 4), relayed);
         ch.write(frame(4, 4), relayed);
-        assertThat(read.refCnt()).as("the run holds one reference for both").isEqualTo(2);
+        assertThat(read.refCnt()).as("the run holds both frames' references").isEqualTo(3);
         ch.close();
         assertThat(read.refCnt()).isEqualTo(1);
     }

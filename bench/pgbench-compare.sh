@@ -9,8 +9,12 @@
 # listening process over the run, divided by the transactions pgbench counted) of its runs, and
 # of that CPU time the user part (the pooler's own code; the rest is the kernel's socket work),
 # then the ratios Sluice/PgBouncer and Sluice/base (medians; > 1 means more TPS or more
-# latency). Each pooler first gets one unmeasured warm-up run of WARMUP seconds, so a cold JVM
-# is not what gets measured.
+# latency). Each pooler first gets one unmeasured warm-up run of WARMUP seconds (30 by default),
+# so a cold JVM is not what gets measured: with -S at 50 clients Sluice's C2 compiler thread
+# spent 2.3 s of CPU in the first 10 s of load, 0.34 s in the next 10 and 0.13 s in the 10 after
+# (0.03 s and less after that); with the earlier default of 5 s the first measured round carried
+# a few per cent of compiling in its CPU per transaction, and a pooler's first round in the
+# rotation was its slowest.
 #
 # MODE=simple runs pgbench's simple protocol instead of extended. FLOOR=1 adds bench/NettyFloor.java,
 # a bare Netty relay with one server connection per client that reads no protocol message: the
@@ -57,7 +61,7 @@
 # server_tls_sslmode = require for every pooler, so each pooler encrypts what it relays to the
 # server and decrypts the answers, as with a database in the cloud. The clients stay on plain TCP.
 #
-#   [ROUNDS=3] [WARMUP=5] [MODE=simple] [BUILTIN=tpcb-like] [ROWS=n] [PIPELINE=n] [CONNECT=1] [RATE=n] [CLIENT_AUTH=scram-sha-256|plain-secret] [SERVER_TLS=1] [FLOOR=1|login] [SLUICE_JAR_BASE=old.jar] [BASE_JAVA_OPTS=...] bench/pgbench-compare.sh [seconds-per-run] [client counts...]
+#   [ROUNDS=3] [WARMUP=30] [MODE=simple] [BUILTIN=tpcb-like] [ROWS=n] [PIPELINE=n] [CONNECT=1] [RATE=n] [CLIENT_AUTH=scram-sha-256|plain-secret] [SERVER_TLS=1] [FLOOR=1|login] [SLUICE_JAR_BASE=old.jar] [BASE_JAVA_OPTS=...] bench/pgbench-compare.sh [seconds-per-run] [client counts...]
 #   e.g. bench/pgbench-compare.sh 15 1 50 200
 #        SLUICE_JAR_BASE=/path/sluice-before.jar bench/pgbench-compare.sh 15 1 50 200
 #
@@ -66,7 +70,7 @@ secs=${1:-15}; shift || true
 clients=("$@"); [ ${#clients[@]} -gt 0 ] || clients=(1 50 200)
 export LC_NUMERIC=C   # pgbench prints and printf reads decimal points
 rounds=${ROUNDS:-3}
-warmup=${WARMUP:-5}
+warmup=${WARMUP:-30}
 base_jar=${SLUICE_JAR_BASE:-}
 mode=${MODE:-extended}
 connect=(); [ -z "${CONNECT:-}" ] || connect=(-C)

@@ -138,8 +138,8 @@ final class ReplyRouter {
 
     /**
      * Whether a CommandComplete may be DEALLOCATE ALL's or DISCARD ALL's, which clear the
-     * statements whatever the statement was taken for (a function or DO block can run them):
-     * its tag starts with D and is 14 or 11 bytes long.
+     * statements whatever the classifier took the statement for (the server's tag is what
+     * counts): its tag starts with D and is 14 or 11 bytes long.
      */
     private static boolean mayClearStatements(Frame f) {
         int tagLength = f.length() - 6; // the header and the tag's NUL

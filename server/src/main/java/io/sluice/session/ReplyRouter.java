@@ -20,6 +20,9 @@ import io.sluice.session.state.SqlCommand;
  */
 final class ReplyRouter {
     private static final String STALE_PLAN = "cached plan must not change result type";
+    /** The tags that clear every prepared statement, whatever statement the server answers with them. */
+    private static final String DEALLOCATE_ALL = "DEALLOCATE ALL";
+    private static final String DISCARD_ALL = "DISCARD ALL";
 
     private final StatementRouter r;
     /** The last CommandComplete tag read: the next one is mostly the same, and then not decoded again. */
@@ -129,7 +132,7 @@ final class ReplyRouter {
         }
         lastTag = ExtendedCodec.firstString(f, 'C', lastTag);
         r.journal.completed(cmd, lastTag, r.serverState);
-        if (lastTag.equals("DEALLOCATE ALL") || lastTag.equals("DISCARD ALL")) {
+        if (lastTag.equals(DEALLOCATE_ALL) || lastTag.equals(DISCARD_ALL)) {
             r.statements.clearUpTo(head.clientMark);
             r.serverState.statements().clearUpTo(head.serverMark);
             r.passedThrough.clear();
@@ -139,11 +142,12 @@ final class ReplyRouter {
     /**
      * Whether a CommandComplete may be DEALLOCATE ALL's or DISCARD ALL's, which clear the
      * statements whatever the classifier took the statement for (the server's tag is what
-     * counts): its tag starts with D and is 14 or 11 bytes long.
+     * counts): its tag is as long as one of them and starts with their D.
      */
     private static boolean mayClearStatements(Frame f) {
         int tagLength = f.length() - 6; // the header and the tag's NUL
-        return (tagLength == 14 || tagLength == 11) && f.buffer().getByte(f.bodyStart()) == 'D';
+        return (tagLength == DEALLOCATE_ALL.length() || tagLength == DISCARD_ALL.length())
+                && f.buffer().getByte(f.bodyStart()) == 'D';
     }
 
     private void error(Frame f, Expected head) {

@@ -13,6 +13,12 @@ import io.sluice.proto.SqlState;
 final class PinGuard {
     private final ClientSession session;
     private final Route route;
+    /**
+     * Whether this client is recorded in {@link PinnedClients}: most clients never are, and
+     * looking them up there after every transaction touched several objects that hundreds of
+     * clients do not keep in the CPU's caches.
+     */
+    private boolean recorded;
 
     PinGuard(ClientSession session, Route route) {
         this.session = session;
@@ -24,12 +30,12 @@ final class PinGuard {
      * case the client has been failed with an error naming the key.
      */
     boolean update(StatementRouter router) {
-        PinnedClients pins = session.context().clients().pins();
         if (!router.pinned()) {
-            pins.unpin(route.poolKey(), session);
+            left();
             return true;
         }
-        if (pins.pin(route.poolKey(), session, route.maxPinnedServers())) {
+        if (session.context().clients().pins().pin(route.poolKey(), session, route.maxPinnedServers())) {
+            recorded = true;
             return true;
         }
         String msg = "too many pinned servers (max_pinned_servers=" + route.maxPinnedServers()
@@ -39,7 +45,10 @@ final class PinGuard {
     }
 
     void left() {
-        session.context().clients().pins().unpin(route.poolKey(), session);
+        if (recorded) {
+            recorded = false;
+            session.context().clients().pins().unpin(route.poolKey(), session);
+        }
     }
 
     /**

@@ -99,6 +99,9 @@ public final class ExtendedCodec {
         ByteBuf b = parse.buffer();
         int end = parse.end();
         int from = parse.bodyStart();
+        if (from < end && b.getByte(from) == 0) {
+            return false; // unnamed, as most are: spared indexOf's checks
+        }
         int nameEnd = b.indexOf(from, end, (byte) 0);
         if (nameEnd <= from) {
             return false;

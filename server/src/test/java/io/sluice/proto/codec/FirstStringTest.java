@@ -108,4 +108,18 @@ class FirstStringTest {
         unnamed.release();
         cut.release();
     }
+
+    @Test
+    void aParseCutShortIsBrokenOnlyWhenItNamesItsStatement() {
+        // PgBouncer 1.25 closes with "broken Parse packet" for a named one only; an unnamed one goes on
+        byte[] unnamedCut = "\0select 1".getBytes(StandardCharsets.ISO_8859_1); // no NUL after the text
+        byte[] namedCut = "s1\0select 1".getBytes(StandardCharsets.ISO_8859_1);
+        byte[] namedWhole = "s1\0select 1\0\0\0".getBytes(StandardCharsets.ISO_8859_1);
+        byte[] unnamedWhole = "\0select 1\0\0\0".getBytes(StandardCharsets.ISO_8859_1);
+        assertThat(ExtendedCodec.brokenNamedParse(message('P', unnamedCut))).isFalse();
+        assertThat(ExtendedCodec.brokenNamedParse(message('P', unnamedWhole))).isFalse();
+        assertThat(ExtendedCodec.brokenNamedParse(message('P', namedCut))).isTrue();
+        assertThat(ExtendedCodec.brokenNamedParse(message('P', namedWhole))).isFalse();
+        assertThat(ExtendedCodec.brokenNamedParse(message('P', new byte[0]))).isFalse();
+    }
 }

@@ -160,7 +160,8 @@ class DebInstallIT {
         assertServes("Sluice");
         assertThat(root.read("/var/log/postgresql/pgbouncer.log")).contains("process up: Sluice");
         assertThat(service.commandLines()).anySatisfy(cmd -> assertThat(cmd)
-                .startsWith("java -Xms16m -Xmx256m -XX:+UseSerialGC").contains(" -XX:PerMethodTrapLimit=0 ")
+                .startsWith("java -Xms16m -Xmx256m -XX:+UseParallelGC -XX:ParallelGCThreads=1 -XX:MaxNewSize=16m")
+                .contains(" -XX:PerMethodTrapLimit=0 ")
                 .endsWith("-jar /usr/share/sluice/lib/sluice.jar "
                         + INI));
         assertThat(root.shOk("stat -c %U /proc/" + service.mainPid())).isEqualTo("postgres\n");

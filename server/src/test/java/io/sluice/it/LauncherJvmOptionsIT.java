@@ -19,7 +19,10 @@ class LauncherJvmOptionsIT {
     @Test
     void withoutJavaOptsTheJvmRunsWithTheLaunchersOptions() {
         String flags = flags(null);
-        assertThat(flags).containsPattern("\\bUseSerialGC\\s+= true\\b")
+        assertThat(flags).containsPattern("\\bUseParallelGC\\s+= true\\b")
+                // one GC thread, a young generation of at most 16 MiB (packaging/README.md)
+                .containsPattern("\\bParallelGCThreads\\s+= 1\\b")
+                .containsPattern("\\bMaxNewSize\\s+= 16777216\\b")
                 .containsPattern("\\bMaxHeapSize\\s+= 268435456\\b")
                 // C2 compiles not-yet-taken branches as code, not traps (packaging/README.md)
                 .containsPattern("\\bPerMethodTrapLimit\\s+= 0\\b");

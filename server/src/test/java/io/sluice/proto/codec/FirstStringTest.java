@@ -116,10 +116,19 @@ class FirstStringTest {
         byte[] namedCut = "s1\0select 1".getBytes(StandardCharsets.ISO_8859_1);
         byte[] namedWhole = "s1\0select 1\0\0\0".getBytes(StandardCharsets.ISO_8859_1);
         byte[] unnamedWhole = "\0select 1\0\0\0".getBytes(StandardCharsets.ISO_8859_1);
-        assertThat(ExtendedCodec.brokenNamedParse(message('P', unnamedCut))).isFalse();
-        assertThat(ExtendedCodec.brokenNamedParse(message('P', unnamedWhole))).isFalse();
-        assertThat(ExtendedCodec.brokenNamedParse(message('P', namedCut))).isTrue();
-        assertThat(ExtendedCodec.brokenNamedParse(message('P', namedWhole))).isFalse();
-        assertThat(ExtendedCodec.brokenNamedParse(message('P', new byte[0]))).isFalse();
+        assertThat(brokenNamedParse(unnamedCut)).isFalse();
+        assertThat(brokenNamedParse(unnamedWhole)).isFalse();
+        assertThat(brokenNamedParse(namedCut)).isTrue();
+        assertThat(brokenNamedParse(namedWhole)).isFalse();
+        assertThat(brokenNamedParse(new byte[0])).isFalse();
+    }
+
+    private static boolean brokenNamedParse(byte[] body) {
+        Frame parse = message('P', body);
+        try {
+            return ExtendedCodec.brokenNamedParse(parse);
+        } finally {
+            parse.release();
+        }
     }
 }

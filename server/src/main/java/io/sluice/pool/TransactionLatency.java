@@ -19,10 +19,10 @@ public final class TransactionLatency {
     private int[] previous = new int[BUCKETS];
     private int currentCount;
     private int previousCount;
-    /** Samples ever recorded, and the count at which {@link #p99} was last worked out. */
+    /** Samples ever recorded, and the count at which {@link #p99} was last worked out (-1 until samples). */
     private long recorded;
-    private long p99At = -1;
-    private long p99;
+    private long p99At;
+    private long p99 = -1;
 
     public void record(long nanos) {
         recorded++;
@@ -53,7 +53,7 @@ public final class TransactionLatency {
      * already up to 19 % off, which a few more samples hardly move.
      */
     public long p99() {
-        if (p99At < 0 || recorded - p99At >= P99_REFRESH || (p99 < 0 && recorded > p99At)) {
+        if (recorded - p99At >= P99_REFRESH || (p99 < 0 && recorded > p99At)) {
             p99 = quantile(0.99);
             p99At = recorded;
         }

@@ -66,14 +66,16 @@ cpu_user_ticks() { awk '{print $14 + $15, $14}' "/proc/$1/stat"; }
 
 # start_pooler pgbouncer|sluice|sluice-base INI PORT: starts that pooler on INI, waits until it
 # listens on PORT and sets pooler_pid to the listening process. sluice-base runs SLUICE_JAR_BASE
-# (this build's jar when unset) with BASE_JAVA_OPTS as its JAVA_OPTS when set: a second Sluice, to
-# compare two builds or a setting under the same noise
+# (this build's jar when unset) with BASE_JAVA_OPTS as its JAVA_OPTS and on the JVM BASE_JAVA names
+# (the launcher's SLUICE_JAVA) when set: a second Sluice, to compare two builds, a setting or a JDK
+# under the same noise
 start_pooler() {
   if [ "$1" = pgbouncer ]; then
     (run_pgbouncer -q "$2") & pids+=($!)
   elif [ "$1" = sluice-base ]; then
     local base_env=(SLUICE_JAR="${SLUICE_JAR_BASE:-$jar}")
     [ -z "${BASE_JAVA_OPTS:-}" ] || base_env+=(JAVA_OPTS="$BASE_JAVA_OPTS")
+    [ -z "${BASE_JAVA:-}" ] || base_env+=(SLUICE_JAVA="$BASE_JAVA")
     env "${base_env[@]}" "$here/server/src/main/dist/bin/sluice" -q "$2" & pids+=($!)
   else
     SLUICE_JAR="$jar" "$here/server/src/main/dist/bin/sluice" -q "$2" & pids+=($!)
@@ -89,7 +91,7 @@ start_pooler() {
 start_poolers() {
   declare -gA port pid
   poolers=(pgbouncer sluice)
-  [ "${1:-}" != base ] || [ -z "${SLUICE_JAR_BASE:-}${BASE_JAVA_OPTS:-}" ] || poolers+=(sluice-base)
+  [ "${1:-}" != base ] || [ -z "${SLUICE_JAR_BASE:-}${BASE_JAVA_OPTS:-}${BASE_JAVA:-}" ] || poolers+=(sluice-base)
   if [ -n "${SLUICE_JAR_BASE:-}" ] && [ ! -f "$SLUICE_JAR_BASE" ]; then
     echo "SLUICE_JAR_BASE: no such jar: $SLUICE_JAR_BASE" >&2; return 2
   fi

@@ -28,6 +28,8 @@
 #
 # BASE_JAVA_OPTS=... runs the base Sluice (SLUICE_JAR_BASE, or this build's jar when that is unset)
 # with those JVM options instead of the launcher's, to compare a JVM or Netty setting side by side.
+# BASE_JAVA=/path/to/bin/java runs it on that JVM instead (the launcher's SLUICE_JAVA), to compare
+# JDKs; SLUICE_JAVA in the environment sets the JVM of the Sluice under test.
 #
 # CONNECT=1 adds pgbench -C: a new connection for every transaction (issue 21's logins), so the
 # CPU figure is per login and transaction.
@@ -61,7 +63,7 @@
 # server_tls_sslmode = require for every pooler, so each pooler encrypts what it relays to the
 # server and decrypts the answers, as with a database in the cloud. The clients stay on plain TCP.
 #
-#   [ROUNDS=3] [WARMUP=30] [MODE=simple] [BUILTIN=tpcb-like] [ROWS=n] [PIPELINE=n] [CONNECT=1] [RATE=n] [CLIENT_AUTH=scram-sha-256|plain-secret] [SERVER_TLS=1] [FLOOR=1|login] [SLUICE_JAR_BASE=old.jar] [BASE_JAVA_OPTS=...] bench/pgbench-compare.sh [seconds-per-run] [client counts...]
+#   [ROUNDS=3] [WARMUP=30] [MODE=simple] [BUILTIN=tpcb-like] [ROWS=n] [PIPELINE=n] [CONNECT=1] [RATE=n] [CLIENT_AUTH=scram-sha-256|plain-secret] [SERVER_TLS=1] [FLOOR=1|login] [SLUICE_JAR_BASE=old.jar] [BASE_JAVA_OPTS=...] [BASE_JAVA=...] bench/pgbench-compare.sh [seconds-per-run] [client counts...]
 #   e.g. bench/pgbench-compare.sh 15 1 50 200
 #        SLUICE_JAR_BASE=/path/sluice-before.jar bench/pgbench-compare.sh 15 1 50 200
 #
@@ -80,7 +82,7 @@ rate=(); [ -z "${RATE:-}" ] || rate=(-R "$RATE")
 [ "$rounds" -ge 1 ] 2>/dev/null || { echo "ROUNDS must be a positive number" >&2; exit 2; }
 [ -z "${RATE:-}" ] || [ "$RATE" -ge 1 ] 2>/dev/null || { echo "RATE must be a positive number" >&2; exit 2; }
 [ -z "$base_jar" ] || [ -f "$base_jar" ] || { echo "SLUICE_JAR_BASE: no such jar: $base_jar" >&2; exit 2; }
-[ -z "${BASE_JAVA_OPTS:-}" ] || [ -n "$base_jar" ] || base_jar=$jar
+[ -z "${BASE_JAVA_OPTS:-}${BASE_JAVA:-}" ] || [ -n "$base_jar" ] || base_jar=$jar
 pgbench_cluster
 if [ -n "${ROWS:-}" ]; then
   [ "$ROWS" -ge 1 ] 2>/dev/null || { echo "ROWS must be a positive number" >&2; exit 2; }

@@ -5,11 +5,11 @@
 # transactions per pooler CPU-second. Same pgbouncer.ini for both (only the port differs:
 # transaction mode, trust, pool of 20); the poolers take turns each round (order rotates), one
 # unmeasured warm-up run each; medians of ROUNDS and the Sluice/PgBouncer ratios at the end.
-# Loopback only; every run is bounded by -T. SLUICE_JAR_BASE (another build's jar) or
-# BASE_JAVA_OPTS (this build with other JVM options) adds a third pooler, sluice-base, to every
-# round, and columns of Sluice over it.
+# Loopback only; every run is bounded by -T. SLUICE_JAR_BASE (another build's jar),
+# BASE_JAVA_OPTS (this build with other JVM options) or BASE_JAVA (this build on another JVM's
+# bin/java) adds a third pooler, sluice-base, to every round, and columns of Sluice over it.
 #
-#   [ROUNDS=3] [WARMUP=10] [SLUICE_JAR_BASE=old.jar] [BASE_JAVA_OPTS=...] bench/synthetic-compare.sh [seconds-per-run] [client counts...]
+#   [ROUNDS=3] [WARMUP=10] [SLUICE_JAR_BASE=old.jar] [BASE_JAVA_OPTS=...] [BASE_JAVA=...] bench/synthetic-compare.sh [seconds-per-run] [client counts...]
 #   e.g. bench/synthetic-compare.sh 10 50 200
 secs=${1:-10}; shift || true
 clients=("$@"); [ ${#clients[@]} -gt 0 ] || clients=(50 200)

@@ -103,8 +103,8 @@ public final class ExtendedCodec {
             return false; // unnamed, as most are: spared indexOf's checks
         }
         int nameEnd = b.indexOf(from, end, (byte) 0);
-        if (nameEnd <= from) {
-            return false;
+        if (nameEnd < 0) {
+            return false; // the name lacks its NUL
         }
         int textEnd = b.indexOf(nameEnd + 1, end, (byte) 0);
         if (textEnd < 0 || end - (textEnd + 1) < 2) {

@@ -32,7 +32,9 @@
 # JDKs; SLUICE_JAVA in the environment sets the JVM of the Sluice under test.
 #
 # CONNECT=1 adds pgbench -C: a new connection for every transaction (issue 21's logins), so the
-# CPU figure is per login and transaction.
+# CPU figure is per login and transaction. CONNECT=only logs in and out with no query at all (a
+# pgbench script of one \set): the login alone, without the server checkout and the relay of a
+# first query that CONNECT=1 adds to each.
 #
 # CLIENT_AUTH=scram-sha-256 has the clients log in with SCRAM (issue 21's logins "with SCRAM"):
 # userlist.txt holds PostgreSQL's own SCRAM secret of the password pgbench sends, as a
@@ -63,7 +65,7 @@
 # server_tls_sslmode = require for every pooler, so each pooler encrypts what it relays to the
 # server and decrypts the answers, as with a database in the cloud. The clients stay on plain TCP.
 #
-#   [ROUNDS=3] [WARMUP=30] [MODE=simple] [BUILTIN=tpcb-like] [ROWS=n] [PIPELINE=n] [CONNECT=1] [RATE=n] [CLIENT_AUTH=scram-sha-256|plain-secret] [SERVER_TLS=1] [FLOOR=1|login] [SLUICE_JAR_BASE=old.jar] [BASE_JAVA_OPTS=...] [BASE_JAVA=...] bench/pgbench-compare.sh [seconds-per-run] [client counts...]
+#   [ROUNDS=3] [WARMUP=30] [MODE=simple] [BUILTIN=tpcb-like] [ROWS=n] [PIPELINE=n] [CONNECT=1|only] [RATE=n] [CLIENT_AUTH=scram-sha-256|plain-secret] [SERVER_TLS=1] [FLOOR=1|login] [SLUICE_JAR_BASE=old.jar] [BASE_JAVA_OPTS=...] [BASE_JAVA=...] bench/pgbench-compare.sh [seconds-per-run] [client counts...]
 #   e.g. bench/pgbench-compare.sh 15 1 50 200
 #        SLUICE_JAR_BASE=/path/sluice-before.jar bench/pgbench-compare.sh 15 1 50 200
 #
@@ -84,6 +86,11 @@ rate=(); [ -z "${RATE:-}" ] || rate=(-R "$RATE")
 [ -z "$base_jar" ] || [ -f "$base_jar" ] || { echo "SLUICE_JAR_BASE: no such jar: $base_jar" >&2; exit 2; }
 [ -z "${BASE_JAVA_OPTS:-}${BASE_JAVA:-}" ] || [ -n "$base_jar" ] || base_jar=$jar
 pgbench_cluster
+if [ "${CONNECT:-}" = only ]; then
+  printf '\\set a 1\n' > "$work/login-only.sql"
+  chmod 644 "$work/login-only.sql"
+  workload=(-f "$work/login-only.sql")
+fi
 if [ -n "${ROWS:-}" ]; then
   [ "$ROWS" -ge 1 ] 2>/dev/null || { echo "ROWS must be a positive number" >&2; exit 2; }
   printf '\\set a random(1, %d)\nSELECT * FROM pgbench_accounts WHERE aid BETWEEN :a AND :a + %d;\n' \

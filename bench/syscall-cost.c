@@ -62,7 +62,7 @@ int main(void) {
     for (int b = 0; b < BATCHES; b++) {
         double t0 = now_ns();
         for (int i = 0; i < n_calls; i++)
-            syscall(SYS_getppid); /* not glibc's getppid(), which a libc may answer without the kernel */
+            syscall(SYS_getppid); /* the raw call: the kernel's cost, not a libc wrapper's */
         calls[b] = (now_ns() - t0) / n_calls;
     }
     int a, z;

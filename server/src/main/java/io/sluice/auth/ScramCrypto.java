@@ -26,34 +26,52 @@ final class ScramCrypto {
     private static final byte[] CLIENT_KEY = "Client Key".getBytes(StandardCharsets.US_ASCII);
     private static final byte[] SERVER_KEY = "Server Key".getBytes(StandardCharsets.US_ASCII);
 
+    /*
+     * One Mac and one digest per thread, keyed again for each use: getInstance looks the
+     * algorithm up in the JCA provider list every time. With the parsed secrets kept (the
+     * userlist ScramSecret), the server's side of an exchange went from 2.7 to 1.6 µs, warm.
+     * Only hmac() and sha256() use them, and neither calls the other while holding one.
+     */
+    private static final ThreadLocal<Mac> HMAC = ThreadLocal.withInitial(ScramCrypto::newMac);
+    private static final ThreadLocal<MessageDigest> SHA256 = ThreadLocal.withInitial(() -> {
+        try {
+            return MessageDigest.getInstance("SHA-256");
+        } catch (GeneralSecurityException e) {
+            throw new IllegalStateException("SHA-256 unavailable", e);
+        }
+    });
+
     private ScramCrypto() {}
 
     static byte[] hmac(byte[] key, byte[]... parts) {
-        Mac mac = hmacKeyed(key);
+        Mac mac = keyed(HMAC.get(), key);
         for (byte[] p : parts) {
             mac.update(p);
         }
         return mac.doFinal();
     }
 
-    private static Mac hmacKeyed(byte[] key) {
+    private static Mac newMac() {
         try {
-            Mac mac = Mac.getInstance("HmacSHA256");
-            // SecretKeySpec refuses an empty key. HMAC zero-pads short keys to the block size,
-            // so an empty key and a single zero byte are the same key.
-            mac.init(new SecretKeySpec(key.length == 0 ? new byte[1] : key, "HmacSHA256"));
-            return mac;
+            return Mac.getInstance("HmacSHA256");
         } catch (GeneralSecurityException e) {
             throw new IllegalStateException("HmacSHA256 unavailable", e);
         }
     }
 
-    static byte[] sha256(byte[] data) {
+    private static Mac keyed(Mac mac, byte[] key) {
         try {
-            return MessageDigest.getInstance("SHA-256").digest(data);
+            // SecretKeySpec refuses an empty key. HMAC zero-pads short keys to the block size,
+            // so an empty key and a single zero byte are the same key.
+            mac.init(new SecretKeySpec(key.length == 0 ? new byte[1] : key, "HmacSHA256"));
+            return mac;
         } catch (GeneralSecurityException e) {
-            throw new IllegalStateException("SHA-256 unavailable", e);
+            throw new IllegalStateException("HmacSHA256 refused the key", e);
         }
+    }
+
+    static byte[] sha256(byte[] data) {
+        return SHA256.get().digest(data);
     }
 
     /**
@@ -68,7 +86,7 @@ final class ScramCrypto {
         byte[] key = saslPrep(password).getBytes(StandardCharsets.UTF_8);
         // one Mac keyed once: doFinal leaves it keyed for the next round. A Mac per round (provider
         // lookup and key set-up 4096 times) cost about 0.3 ms of the 2 ms a derivation takes.
-        Mac mac = hmacKeyed(key);
+        Mac mac = keyed(newMac(), key);
         mac.update(salt);
         byte[] u = mac.doFinal(new byte[] {0, 0, 0, 1});
         byte[] result = u.clone();

@@ -93,4 +93,33 @@ class ScramSecretTest {
         assertThat(Secret.kindOf(Md5Auth.encrypt("a", "b"))).isEqualTo(Secret.Kind.MD5);
         assertThat(Secret.kindOf("")).isEqualTo(Secret.Kind.PLAIN);
     }
+
+    @Test
+    void parsedSecretsAreRememberedByTextOnly() {
+        // more distinct texts than the parser keeps: each still parses to its own keys, and the
+        // first one again after the flood, so that no text is ever answered with another's keys
+        ScramSecret first = ScramSecret.fromPassword("p0", RFC_SALT, 2);
+        assertThat(ScramSecret.parse(first.toString())).isEqualTo(first);
+        for (int i = 1; i < 1500; i++) {
+            ScramSecret s = ScramSecret.fromPassword("p" + i, RFC_SALT, 2);
+            assertThat(ScramSecret.parse(s.toString())).as("secret %d", i).isEqualTo(s);
+        }
+        assertThat(ScramSecret.parse(first.toString())).isEqualTo(first);
+        assertThat(ScramSecret.parse(RFC_SECRET).matchesPassword("pencil")).isTrue();
+    }
+
+    @Test
+    void oneThreadsMacServesKeyAfterKey() {
+        // the per-thread Mac is keyed again for each call: alternating keys give each its own MAC
+        byte[] a = ScramCrypto.hmac(ScramCrypto.utf8("key a"), ScramCrypto.utf8("message"));
+        byte[] b = ScramCrypto.hmac(ScramCrypto.utf8("key b"), ScramCrypto.utf8("message"));
+        assertThat(a).isNotEqualTo(b);
+        assertThat(ScramCrypto.hmac(ScramCrypto.utf8("key a"), ScramCrypto.utf8("message"))).isEqualTo(a);
+        // RFC 4231 test case 2: HMAC-SHA-256 of "what do ya want for nothing?" under "Jefe"
+        assertThat(ScramCrypto.hmac(ScramCrypto.utf8("Jefe"), ScramCrypto.utf8("what do ya want "),
+                ScramCrypto.utf8("for nothing?"))).asHexString()
+                .isEqualToIgnoringCase("5bdcc146bf60754e6a042426089575c75a003f089d2739839dec58b964ec3843");
+        assertThat(ScramCrypto.sha256(new byte[0])).asHexString()
+                .isEqualToIgnoringCase("e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855");
+    }
 }

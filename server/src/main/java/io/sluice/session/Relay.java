@@ -46,7 +46,8 @@ final class Relay extends ClientSide implements StatementRouter.Owner {
     private final PinGuard pins;
     private final ServerCheckout checkout;
     private final ParameterSync sync;
-    private final ArrayDeque<Frame> pending = new ArrayDeque<>();
+    /** Sized for a query or two (the default's 16 slots, in every client, add up); it grows. */
+    private final ArrayDeque<Frame> pending = new ArrayDeque<>(4);
     private long pendingBytes;
     private Lease lease;
     private ServerConnection server;

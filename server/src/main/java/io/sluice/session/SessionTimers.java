@@ -76,6 +76,10 @@ final class SessionTimers {
 
     private final Scheduler scheduler;
     private final Clock clock;
+    /**
+     * Made on a slot's first arm: with PgBouncer's defaults a client only ever arms two of them
+     * (client_login_timeout, query_wait_timeout), and every client holds this array for its life.
+     */
     private final Timer[] timers = new Timer[SLOTS];
     /** Bit {@code 1 << slot.ordinal()} set while the slot's timer is armed. */
     private int armedSlots;
@@ -83,9 +87,6 @@ final class SessionTimers {
     SessionTimers(Scheduler scheduler, Clock clock) {
         this.scheduler = scheduler;
         this.clock = clock;
-        for (int i = 0; i < timers.length; i++) {
-            timers[i] = new Timer(1 << i);
-        }
     }
 
     long now() {
@@ -99,6 +100,9 @@ final class SessionTimers {
             return;
         }
         Timer t = timers[slot.ordinal()];
+        if (t == null) {
+            t = timers[slot.ordinal()] = new Timer(1 << slot.ordinal());
+        }
         long at = now() + delayNanos;
         t.onExpiry = action;
         armedSlots |= t.bit;
@@ -126,6 +130,9 @@ final class SessionTimers {
     /** The session ends: nothing may stay scheduled for it. */
     void cancelAll() {
         for (Timer t : timers) {
+            if (t == null) {
+                continue;
+            }
             t.off();
             if (t.wakeUp != null) {
                 t.wakeUp.cancel();

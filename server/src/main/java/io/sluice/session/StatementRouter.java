@@ -60,7 +60,8 @@ final class StatementRouter {
     final int maxPrepared;
     final ClientStatements statements = new ClientStatements();
     final SessionJournal journal;
-    final ArrayDeque<Expected> queue = new ArrayDeque<>();
+    /** Sized for a few replies in flight (the default's 16 slots, in every client, add up); it grows. */
+    final ArrayDeque<Expected> queue = new ArrayDeque<>(4);
     final ReplyRouter replies;
     final Portals portals = new Portals();
     /** With max_prepared_statements = 0 names pass through; what each does is still tracked. */

@@ -32,7 +32,8 @@ public final class SessionJournal {
     private final Map<String, String> sqlPrepared = new LinkedHashMap<>();
     private String unsure;
     private final List<SqlCommand> pending = new ArrayList<>();
-    private final ArrayDeque<Savepoint> savepoints = new ArrayDeque<>();
+    /** Most sessions never set a savepoint (the default's 16 slots, in every client, add up). */
+    private final ArrayDeque<Savepoint> savepoints = new ArrayDeque<>(2);
     private boolean failed;
     private boolean probe;
 

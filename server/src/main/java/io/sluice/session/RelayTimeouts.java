@@ -68,9 +68,16 @@ final class RelayTimeouts {
         }
     }
 
-    /** The client's request is queued for a server. */
-    void waiting() {
+    /** The client's request goes to the pool: whatever it answers, the client is not idle. */
+    void asking() {
         timers.cancel(Slot.IDLE);
+    }
+
+    /**
+     * The pool did not answer at once: the request is queued for a server. Only then, so that a
+     * checkout the pool answers from an idle server, the rule, schedules no timer.
+     */
+    void waiting() {
         timers.arm(Slot.QUERY, route.queryTimeout(), onWaitTimeout);
         long notify = TimeUnit.NANOSECONDS.toSeconds(session.context().settings().queryWaitNotify());
         if (notify > 0 && !waitNoticeSent) {

@@ -42,11 +42,14 @@ final class ServerCheckout {
     /** Asks the pool for a server; the client waits for it in WAITING. */
     void ask() {
         session.moveTo(ClientSession.State.WAITING);
-        timeouts.waiting();
+        timeouts.asking();
         waitStart = timeouts.now();
         Pending w = new Pending();
         waiting = w;
         session.context().checkout(pool, w);
+        if (waiting == w) {
+            timeouts.waiting(); // queued: query_wait_timeout and query_wait_notify count from here
+        }
     }
 
     /** The client went away: the checkout out, if any, is no longer wanted. */

@@ -183,6 +183,26 @@ class SessionTimeoutsTest {
     }
 
     @Test
+    void onlyAClientThePoolQueuesGetsAWaitTimer() {
+        // query_wait_notify's default: a timer for every checkout would be one scheduled task and
+        // one cancel a login, while an idle server answers most checkouts at once
+        SessionHarness.Config c = config();
+        c.queryWaitNotify = 5 * S;
+        var served = new SessionHarness(PoolMode.TRANSACTION, c);
+        int before = served.time.queued();
+        served.clientSends(Encoders.query(ALLOC, "select 1"));
+        assertEquals(ClientSession.State.ACTIVE, served.session.state());
+        assertEquals(before, served.time.queued(), "answered at once: nothing scheduled for the wait");
+
+        c.holdCheckouts = true;
+        var queued = new SessionHarness(PoolMode.TRANSACTION, c);
+        before = queued.time.queued();
+        queued.clientSends(Encoders.query(ALLOC, "select 1"));
+        assertEquals(ClientSession.State.WAITING, queued.session.state());
+        assertEquals(before + 1, queued.time.queued(), "queued: the notice's timer");
+    }
+
+    @Test
     void aQueuedClientIsNotifiedOnceAFullSecondAfterQueryWaitNotify() {
         SessionHarness.Config c = config();
         c.queryWaitNotify = S;

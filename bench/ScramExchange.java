@@ -52,7 +52,8 @@ public class ScramExchange {
                 }
                 nanos += (t1 - t0) + (t3 - t2);
             }
-            System.out.printf("pass %d: %.2f us an exchange (server side, %d exchanges)%n", pass, nanos / 1000.0 / n, n);
+            System.out.printf("pass %d: %.2f us an exchange (server side, %d exchanges)%n",
+                    pass, nanos / 1000.0 / n, n);
         }
     }
 }

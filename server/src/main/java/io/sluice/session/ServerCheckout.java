@@ -48,7 +48,7 @@ final class ServerCheckout {
         waiting = w;
         session.context().checkout(pool, w);
         if (waiting == w) {
-            timeouts.waiting(); // queued: query_wait_timeout and query_wait_notify count from here
+            timeouts.waiting(); // queued: query_timeout and query_wait_notify count the wait from here
         }
     }
 

@@ -77,8 +77,8 @@ final class SessionTimers {
     private final Scheduler scheduler;
     private final Clock clock;
     /**
-     * Made on a slot's first arm: with PgBouncer's defaults a client only ever arms two of them
-     * (client_login_timeout, query_wait_timeout), and every client holds this array for its life.
+     * Made on a slot's first arm: with PgBouncer's defaults a client arms client_login_timeout,
+     * and query_wait_notify only once the pool queues it; every client holds this array for life.
      */
     private final Timer[] timers = new Timer[SLOTS];
     /** Bit {@code 1 << slot.ordinal()} set while the slot's timer is armed. */

@@ -46,8 +46,11 @@ final class Relay extends ClientSide implements StatementRouter.Owner {
     private final PinGuard pins;
     private final ServerCheckout checkout;
     private final ParameterSync sync;
-    /** Sized for a query or two (the default's 16 slots, in every client, add up); it grows. */
-    private final ArrayDeque<Frame> pending = new ArrayDeque<>(4);
+    /**
+     * Sized for an extended-protocol query (Parse, Bind, Describe, Execute, Sync) without growing;
+     * the default's 16 slots, in every client, add up. It grows for more.
+     */
+    private final ArrayDeque<Frame> pending = new ArrayDeque<>(8);
     private long pendingBytes;
     private Lease lease;
     private ServerConnection server;

@@ -60,8 +60,8 @@ final class StatementRouter {
     final int maxPrepared;
     final ClientStatements statements = new ClientStatements();
     final SessionJournal journal;
-    /** Sized for a few replies in flight (the default's 16 slots, in every client, add up); it grows. */
-    final ArrayDeque<Expected> queue = new ArrayDeque<>(4);
+    /** Sized for an extended-protocol query's replies (the default's 16 slots, in every client, add up). */
+    final ArrayDeque<Expected> queue = new ArrayDeque<>(8);
     final ReplyRouter replies;
     final Portals portals = new Portals();
     /** With max_prepared_statements = 0 names pass through; what each does is still tracked. */

@@ -19,12 +19,16 @@
 # estimate is off by at most a part of one eden (a few MiB) while the heap is still resizing, so
 # use enough transactions (the default, 200 clients x 500, allocates 300 MiB or more).
 #
-#   [ROUNDS=3] [WARMUP=10] [MODE=simple|prepared] [XACTS=500] SLUICE_JAR_BASE=old.jar bench/alloc-per-xact.sh [clients...]
+# CONNECT=1 adds pgbench -C: a new connection for every transaction, so the figures are per login
+# (with its one query); e.g. CONNECT=1 XACTS=2000 ... 10 for 20,000 logins a run.
+#
+#   [ROUNDS=3] [WARMUP=10] [MODE=simple|prepared] [XACTS=500] [CONNECT=1] SLUICE_JAR_BASE=old.jar bench/alloc-per-xact.sh [clients...]
 #
 # Needs: server/target/sluice.jar, jstat (the JDK's), pgbouncer (for lib.sh), PostgreSQL binaries.
 clients=("$@"); [ ${#clients[@]} -gt 0 ] || clients=(200)
 export LC_NUMERIC=C
 rounds=${ROUNDS:-3}; warmup=${WARMUP:-10}; mode=${MODE:-extended}; xacts=${XACTS:-500}
+connect=(); [ "${CONNECT:-0}" = 0 ] || connect=(-C)
 . "$(dirname "$0")/lib.sh"
 command -v jstat >/dev/null || { echo "jstat not found (it comes with the JDK: apt-get install -y openjdk-17-jdk-headless)" >&2; exit 2; }
 [ -n "${SLUICE_JAR_BASE:-}${BASE_JAVA_OPTS:-}" ] || { echo "set SLUICE_JAR_BASE (or BASE_JAVA_OPTS) to the build to compare with" >&2; exit 2; }
@@ -40,7 +44,7 @@ run() { # $1 build, $2 clients -> "bytes_per_xact young_gcs_per_10k_xacts cpu_us
   local before after out n cpu0 cpu1
   before=$(eden "${pid[$1]}")
   read -r cpu0 _ < <(cpu_user_ticks "${pid[$1]}")
-  out=$("$pgbin/pgbench" -n -S -M "$mode" -c "$2" -j 2 -t "$xacts" -h 127.0.0.1 -p "${port[$1]}" -U postgres postgres 2>&1)
+  out=$("$pgbin/pgbench" -n -S -M "$mode" "${connect[@]}" -c "$2" -j 2 -t "$xacts" -h 127.0.0.1 -p "${port[$1]}" -U postgres postgres 2>&1)
   after=$(eden "${pid[$1]}")
   read -r cpu1 _ < <(cpu_user_ticks "${pid[$1]}")
   n=$(sed -n 's/^number of transactions actually processed: \([0-9]*\).*/\1/p' <<<"$out")
@@ -53,10 +57,10 @@ print(f'{kib * 1024 / $n:.0f} {gcs * 10000 / $n:.2f} {($cpu1 - $cpu0) * 1e6 / $(
 }
 
 for b in "${builds[@]}"; do
-  "$pgbin/pgbench" -n -S -M "$mode" -c "${clients[-1]}" -j 2 -T "$warmup" -h 127.0.0.1 -p "${port[$b]}" -U postgres postgres >/dev/null 2>&1
+  "$pgbin/pgbench" -n -S -M "$mode" "${connect[@]}" -c "${clients[-1]}" -j 2 -T "$warmup" -h 127.0.0.1 -p "${port[$b]}" -U postgres postgres >/dev/null 2>&1
 done
 results="$work/results"; : > "$results"
-echo "# pgbench -S -M $mode -t $xacts per client, transaction pooling, $rounds rounds, order rotating: ${builds[*]}"
+echo "# pgbench -S -M $mode ${connect[*]} -t $xacts per client, transaction pooling, $rounds rounds, order rotating: ${builds[*]}"
 for c in "${clients[@]}"; do
   for ((r = 0; r < rounds; r++)); do
     line="# clients $c round $((r + 1))/$rounds:"

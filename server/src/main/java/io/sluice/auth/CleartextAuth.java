@@ -17,14 +17,15 @@ public final class CleartextAuth {
      *     after md5-encrypting with the user name; SCRAM: the derived keys match). An empty
      *     stored secret never matches.
      */
-    public static boolean verify(String storedSecret, String user, String password) {
-        if (storedSecret == null || storedSecret.isEmpty() || password == null) {
+    public static boolean verify(Secret storedSecret, String user, String password) {
+        if (storedSecret == null || storedSecret.text().isEmpty() || password == null) {
             return false;
         }
-        return switch (Secret.kindOf(storedSecret)) {
-            case PLAIN -> constantTimeEquals(storedSecret, password);
-            case MD5 -> constantTimeEquals(storedSecret, Md5Auth.encrypt(password, user));
-            case SCRAM -> ScramSecret.parse(storedSecret).matchesPassword(password);
+        String stored = storedSecret.text();
+        return switch (storedSecret.kind()) {
+            case PLAIN -> constantTimeEquals(stored, password);
+            case MD5 -> constantTimeEquals(stored, Md5Auth.encrypt(password, user));
+            case SCRAM -> ScramSecret.of(storedSecret).matchesPassword(password);
         };
     }
 

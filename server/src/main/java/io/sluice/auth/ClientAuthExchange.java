@@ -1,5 +1,7 @@
 package io.sluice.auth;
 
+import io.sluice.config.userlist.Secret;
+
 import java.nio.charset.StandardCharsets;
 import java.security.SecureRandom;
 import java.util.Objects;
@@ -39,7 +41,7 @@ public final class ClientAuthExchange {
 
     private final ClientAuthDecision.Action action;
     private final String user;
-    private final String secret;
+    private final Secret secret;
     private final Random random;
     private final NonceSource nonces;
     private final byte[] mockKey;
@@ -53,7 +55,7 @@ public final class ClientAuthExchange {
      * @param random source of md5 salts and of salts for verifiers built from plain passwords
      * @param mockKey key of the mock SCRAM salt for unknown users
      */
-    public ClientAuthExchange(ClientAuthDecision decision, String user, String secret, Random random,
+    public ClientAuthExchange(ClientAuthDecision decision, String user, Secret secret, Random random,
                               NonceSource nonces, byte[] mockKey) {
         this.action = Objects.requireNonNull(decision, "decision").action();
         this.user = Objects.requireNonNull(user, "user");
@@ -64,7 +66,7 @@ public final class ClientAuthExchange {
     }
 
     /** With secure randomness, as logins run in production. */
-    public static ClientAuthExchange secure(ClientAuthDecision decision, String user, String secret) {
+    public static ClientAuthExchange secure(ClientAuthDecision decision, String user, Secret secret) {
         return new ClientAuthExchange(decision, user, secret, SECURE, NonceSource.secureRandom(), MOCK_KEY);
     }
 
@@ -96,7 +98,7 @@ public final class ClientAuthExchange {
             }
             case REQUEST_SCRAM -> {
                 // an empty secret is "no password accepted", never a verifier for ""
-                scram = secret == null || secret.isEmpty()
+                scram = secret == null || secret.text().isEmpty()
                         ? ScramServerExchange.mock(user, mockKey, SCRAM_ITERATIONS, nonces)
                         : ScramServerExchange.forStoredSecret(user, secret, SCRAM_ITERATIONS,
                                 () -> randomBytes(random, ScramCrypto.DEFAULT_SALT_LEN), nonces);

@@ -50,14 +50,14 @@ public final class Md5Auth {
      * Server side: does the client's md5 response match the stored secret (plain or md5)?
      * Empty or SCRAM secrets never match, as in PgBouncer. The comparison is constant-time.
      */
-    public static boolean verify(String storedSecret, String user, byte[] salt,
+    public static boolean verify(Secret storedSecret, String user, byte[] salt,
             String clientResponse) {
-        if (storedSecret == null || storedSecret.isEmpty() || clientResponse == null
+        if (storedSecret == null || storedSecret.text().isEmpty() || clientResponse == null
                 || clientResponse.length() != SECRET_LEN
-                || Secret.kindOf(storedSecret) == Secret.Kind.SCRAM) {
+                || storedSecret.kind() == Secret.Kind.SCRAM) {
             return false;
         }
-        String expected = clientResponse(storedSecret, user, salt);
+        String expected = clientResponse(storedSecret.text(), user, salt);
         return MessageDigest.isEqual(utf8(expected), utf8(clientResponse));
     }
 

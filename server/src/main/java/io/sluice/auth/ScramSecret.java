@@ -1,5 +1,7 @@
 package io.sluice.auth;
 
+import io.sluice.config.userlist.Secret;
+
 import java.security.MessageDigest;
 import java.util.Arrays;
 import java.util.Objects;
@@ -59,8 +61,16 @@ public record ScramSecret(int iterations, byte[] salt, byte[] storedKey, byte[] 
         if (text == null) {
             return Optional.empty();
         }
-        return io.sluice.config.userlist.ScramSecret.parse(text)
-                .map(s -> new ScramSecret(s.iterations(), s.salt(), s.storedKey(), s.serverKey()));
+        return io.sluice.config.userlist.ScramSecret.parse(text).map(ScramSecret::of);
+    }
+
+    /** The verifier of a stored secret that {@link Secret#of} classified as SCRAM (and parsed). */
+    static ScramSecret of(Secret stored) {
+        return of(stored.scram().orElseThrow(() -> new IllegalArgumentException("not a SCRAM-SHA-256 secret")));
+    }
+
+    private static ScramSecret of(io.sluice.config.userlist.ScramSecret s) {
+        return new ScramSecret(s.iterations(), s.salt(), s.storedKey(), s.serverKey());
     }
 
     @Override

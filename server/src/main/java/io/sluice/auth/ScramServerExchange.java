@@ -114,13 +114,13 @@ public final class ScramServerExchange {
      * {@code saltSource} and {@code scramIterations} (cache {@link #secret()} per user to avoid
      * recomputing it); an md5 secret cannot work, so the exchange fails after client-first.
      */
-    public static ScramServerExchange forStoredSecret(String user, String storedSecret,
+    public static ScramServerExchange forStoredSecret(String user, Secret storedSecret,
             int scramIterations, Supplier<byte[]> saltSource, NonceSource nonces) {
         Objects.requireNonNull(storedSecret, "storedSecret");
-        return switch (Secret.kindOf(storedSecret)) {
-            case SCRAM -> new ScramServerExchange(user, ScramSecret.parse(storedSecret), nonces);
+        return switch (storedSecret.kind()) {
+            case SCRAM -> new ScramServerExchange(user, ScramSecret.of(storedSecret), nonces);
             case PLAIN -> new ScramServerExchange(user,
-                    ScramSecret.fromPassword(storedSecret, saltSource.get(), scramIterations),
+                    ScramSecret.fromPassword(storedSecret.text(), saltSource.get(), scramIterations),
                     false, false, null, nonces);
             case MD5 -> new ScramServerExchange(user, null, false, false,
                     "SCRAM authentication failed: user has MD5 secret", nonces);

@@ -1,5 +1,7 @@
 package io.sluice.auth;
 
+import io.sluice.config.userlist.Secret;
+
 import java.util.Objects;
 
 /**
@@ -9,8 +11,11 @@ import java.util.Objects;
  * an empty auth_query answer).
  */
 public sealed interface UserLookup {
-    /** @param secret the stored secret; "" when the user exists but no password is accepted */
-    record Known(String secret) implements UserLookup {
+    /**
+     * @param secret the stored secret, classified and parsed once where it was read; empty text
+     *               when the user exists but no password is accepted
+     */
+    record Known(Secret secret) implements UserLookup {
         public Known {
             Objects.requireNonNull(secret, "secret");
         }

@@ -3,6 +3,7 @@ package io.sluice.runtime;
 import io.sluice.auth.AuthQueryReply;
 import io.sluice.auth.UserLookup;
 import io.sluice.backend.AuthQueryRun;
+import io.sluice.config.userlist.Secret;
 import io.sluice.log.Log;
 import io.sluice.pool.CheckoutFailure;
 import io.sluice.pool.PoolKey;
@@ -42,7 +43,7 @@ final class AuthLookups {
      */
     void lookup(String database, String user, BooleanSupplier alive, Consumer<UserLookup> done) {
         Routing r = routing.get();
-        String secret = r.secret(user);
+        Secret secret = r.authFileSecret(user);
         if (secret != null) {
             done.accept(new UserLookup.Known(secret));
             return;
@@ -77,7 +78,7 @@ final class AuthLookups {
     private UserLookup result(String database, AuthQueryReply.Outcome outcome) {
         if (outcome instanceof AuthQueryReply.Found f) {
             queried.computeIfAbsent(database, d -> new HashMap<>()).put(f.user(), f.secret());
-            return new UserLookup.Known(f.secret());
+            return new UserLookup.Known(Secret.of(f.secret()));
         }
         if (outcome instanceof AuthQueryReply.Failed) {
             // PgBouncer closes the auth server and tells the waiting client only this

@@ -10,6 +10,7 @@ import io.sluice.config.PoolSizing;
 import io.sluice.config.ServerAddress;
 import io.sluice.config.Precedence;
 import io.sluice.config.UserEntry;
+import io.sluice.config.userlist.Secret;
 import io.sluice.net.TcpTuning;
 import io.sluice.pool.PoolKey;
 import io.sluice.pool.PoolSettings;
@@ -235,7 +236,13 @@ public final class Routing {
 
     /** The auth_file secret of {@code user}, or null. */
     public String secret(String user) {
-        return config.authFile().flatMap(f -> f.secret(user)).map(x -> x.text()).orElse(null);
+        Secret s = authFileSecret(user);
+        return s == null ? null : s.text();
+    }
+
+    /** The auth_file entry of {@code user} as the file's loader classified it, or null. */
+    public Secret authFileSecret(String user) {
+        return config.authFile().flatMap(f -> f.secret(user)).orElse(null);
     }
 
     public SessionSettings sessionSettings() {

@@ -258,7 +258,7 @@ final class ClientLogin {
     private void authenticate() {
         step = Step.LOOKUP;
         if (session.context().settings().authType() == AuthMethod.ANY) {
-            found(new UserLookup.Known(""));
+            found(new UserLookup.Known(Secret.of("")));
             return;
         }
         // auth_query runs for a database that exists, as in PgBouncer, and never for the console
@@ -270,7 +270,7 @@ final class ClientLogin {
      * auth_type = cert: the verified client certificate must name the user, who must exist in
      * auth_file. PgBouncer's log words for each reason; the client hears only the last line.
      */
-    private void certLogin(String secret) {
+    private void certLogin(Secret secret) {
         var cert = session.tlsState().peerCertificate();
         String why = session.tls() == null ? "TLS connection required"
                 : cert == null ? "TLS client certificate required"
@@ -294,9 +294,9 @@ final class ClientLogin {
             replies.refuse(PgError.fatal(r.sqlState(), r.message()));
             return;
         }
-        String secret = found instanceof UserLookup.Known k ? k.secret() : null;
+        Secret secret = found instanceof UserLookup.Known k ? k.secret() : null;
         if (secret == null && lookup instanceof RouteLookup.Console && CONSOLE_USER.equals(user)) {
-            secret = ""; // the console's built-in user exists without an auth_file entry, as in PgBouncer
+            secret = Secret.of(""); // the console's built-in user exists without an auth_file entry, as in PgBouncer
         } else if (secret == null) {
             ClientLog.withoutUser(session, "no such user: " + user);
         }
@@ -306,7 +306,7 @@ final class ClientLogin {
         var peer = ch.remoteAddress() instanceof java.net.InetSocketAddress a ? a.getAddress() : null;
         ClientAuthDecision d = ClientAuthPolicy.decide(new LoginRequest(cfg.authType(), cfg.hba(),
                 session.unixSocket(), session.tls() != null, peer, session.database(), user,
-                Optional.ofNullable(secret).map(Secret::kindOf), () -> PeerCredentials.userNameOf(ch)));
+                Optional.ofNullable(secret).map(Secret::kind), () -> PeerCredentials.userNameOf(ch)));
         switch (d.action()) {
             case ACCEPT -> finish();
             case REJECT -> replies.refuse(d.reason());

@@ -8,6 +8,7 @@ import io.sluice.auth.ClientAuthExchange.Challenge;
 import io.sluice.auth.ClientAuthExchange.Expect;
 import io.sluice.auth.ClientAuthExchange.Failed;
 import io.sluice.auth.ClientAuthExchange.Step;
+import io.sluice.config.userlist.Secret;
 import java.nio.charset.StandardCharsets;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
@@ -22,7 +23,8 @@ class ClientAuthExchangeTest {
             new ClientAuthDecision(ClientAuthDecision.Action.REQUEST_SCRAM, AuthMethod.SCRAM_SHA_256, null);
 
     private static ClientAuthExchange exchange(ClientAuthDecision d, String user, String secret) {
-        return new ClientAuthExchange(d, user, secret, new Random(7), ScramExchangeTest.seeded(1), new byte[32]);
+        Secret stored = secret == null ? null : Secret.of(secret);
+        return new ClientAuthExchange(d, user, stored, new Random(7), ScramExchangeTest.seeded(1), new byte[32]);
     }
 
     @Test

@@ -25,24 +25,24 @@ class Md5AuthTest {
 
     @Test
     void verifyAcceptsRightResponseForPlainAndMd5Secrets() {
-        assertThat(Md5Auth.verify("secret", "postgres", SALT, RESPONSE)).isTrue();
-        assertThat(Md5Auth.verify(SECRET, "postgres", SALT, RESPONSE)).isTrue();
+        assertThat(Md5Auth.verify(Secret.of("secret"), "postgres", SALT, RESPONSE)).isTrue();
+        assertThat(Md5Auth.verify(Secret.of(SECRET), "postgres", SALT, RESPONSE)).isTrue();
     }
 
     @Test
     void verifyRejectsWrongPasswordUserSaltAndEmptySecret() {
-        assertThat(Md5Auth.verify("other", "postgres", SALT, RESPONSE)).isFalse();
-        assertThat(Md5Auth.verify("secret", "alice", SALT, RESPONSE)).isFalse();
-        assertThat(Md5Auth.verify("secret", "postgres", new byte[] {1, 2, 3, 5}, RESPONSE)).isFalse();
-        assertThat(Md5Auth.verify("", "postgres", SALT, RESPONSE)).isFalse();
-        assertThat(Md5Auth.verify("secret", "postgres", SALT, "md5short")).isFalse();
-        assertThat(Md5Auth.verify("secret", "postgres", SALT, null)).isFalse();
+        assertThat(Md5Auth.verify(Secret.of("other"), "postgres", SALT, RESPONSE)).isFalse();
+        assertThat(Md5Auth.verify(Secret.of("secret"), "alice", SALT, RESPONSE)).isFalse();
+        assertThat(Md5Auth.verify(Secret.of("secret"), "postgres", new byte[] {1, 2, 3, 5}, RESPONSE)).isFalse();
+        assertThat(Md5Auth.verify(Secret.of(""), "postgres", SALT, RESPONSE)).isFalse();
+        assertThat(Md5Auth.verify(Secret.of("secret"), "postgres", SALT, "md5short")).isFalse();
+        assertThat(Md5Auth.verify(Secret.of("secret"), "postgres", SALT, null)).isFalse();
     }
 
     @Test
     void scramSecretCannotAnswerOrVerifyMd5() {
         String scram = ScramSecret.fromPassword("secret", new byte[16], 4096).toString();
-        assertThat(Md5Auth.verify(scram, "postgres", SALT, RESPONSE)).isFalse();
+        assertThat(Md5Auth.verify(Secret.of(scram), "postgres", SALT, RESPONSE)).isFalse();
         assertThatThrownBy(() -> Md5Auth.clientResponse(scram, "postgres", SALT))
                 .isInstanceOf(IllegalArgumentException.class);
     }

@@ -5,6 +5,7 @@ import static io.sluice.auth.ScramServerExchange.MECHANISM_PLUS;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
+import io.sluice.config.userlist.Secret;
 import java.nio.charset.StandardCharsets;
 import java.util.Base64;
 import java.util.List;
@@ -29,7 +30,7 @@ class ScramChannelBindingTest {
     }
 
     static ScramServerExchange server(byte[] binding) {
-        return ScramServerExchange.forStoredSecret("alice", "s3cret", 4096, ScramExchangeTest.fixedSalt(),
+        return ScramServerExchange.forStoredSecret("alice", Secret.of("s3cret"), 4096, ScramExchangeTest.fixedSalt(),
                 ScramExchangeTest.seeded(3)).offerChannelBinding(binding);
     }
 
@@ -45,7 +46,7 @@ class ScramChannelBindingTest {
         assertThat(server(null).mechanisms()).containsExactly(MECHANISM);
         assertThat(server(CERT_HASH).mechanisms()).containsExactly(MECHANISM_PLUS, MECHANISM);
         var scram = new ClientAuthDecision(ClientAuthDecision.Action.REQUEST_SCRAM, AuthMethod.SCRAM_SHA_256, null);
-        ClientAuthExchange tls = new ClientAuthExchange(scram, "alice", "s3cret", new Random(1),
+        ClientAuthExchange tls = new ClientAuthExchange(scram, "alice", Secret.of("s3cret"), new Random(1),
                 ScramExchangeTest.seeded(1), new byte[32]);
         // AuthenticationSASL: each name NUL-terminated, then an empty name
         assertThat(new String(((ClientAuthExchange.Challenge) tls.channelBinding(CERT_HASH).first()).data(),

@@ -3,6 +3,7 @@ package io.sluice.auth;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.sluice.config.userlist.Secret;
 import java.util.Base64;
 import java.util.SplittableRandom;
 import java.util.function.Supplier;
@@ -81,7 +82,7 @@ class ScramExchangeTest {
     void roundTripWithPasswordAgainstStoredScramSecret() {
         String stored = ScramSecret.fromPassword("s3cret", fixedSalt().get(), 4096).toString();
         ScramServerExchange server = ScramServerExchange.forStoredSecret(
-                "alice", stored, 4096, fixedSalt(), seeded(1));
+                "alice", Secret.of(stored), 4096, fixedSalt(), seeded(1));
         ScramServerExchange.Success ok =
                 roundTrip(ScramClientExchange.withPassword("s3cret", seeded(2)), server);
         assertThat(ok.passThroughUsable()).isTrue();
@@ -91,7 +92,7 @@ class ScramExchangeTest {
     @Test
     void roundTripAgainstPlainStoredPasswordUsesAdHocVerifier() {
         ScramServerExchange server = ScramServerExchange.forStoredSecret(
-                "alice", "s3cret", 1000, fixedSalt(), seeded(1));
+                "alice", Secret.of("s3cret"), 1000, fixedSalt(), seeded(1));
         assertThat(server.secret().iterations()).isEqualTo(1000);
         assertThat(server.secret().salt()).isEqualTo(fixedSalt().get());
         ScramServerExchange.Success ok =
@@ -144,7 +145,7 @@ class ScramExchangeTest {
     @Test
     void wrongPasswordFailsWith28P01() {
         ScramServerExchange server = ScramServerExchange.forStoredSecret(
-                "alice", "s3cret", 4096, fixedSalt(), seeded(1));
+                "alice", Secret.of("s3cret"), 4096, fixedSalt(), seeded(1));
         ScramClientExchange client = ScramClientExchange.withPassword("wrong", seeded(2));
         String sf = server.serverFirst(client.clientFirst());
         ScramServerExchange.Result r = server.verifyClientFinal(client.clientFinal(sf));
@@ -199,7 +200,7 @@ class ScramExchangeTest {
     @Test
     void md5SecretCannotDoScram() {
         ScramServerExchange server = ScramServerExchange.forStoredSecret(
-                "alice", Md5Auth.encrypt("s3cret", "alice"), 4096, fixedSalt(), seeded(1));
+                "alice", Secret.of(Md5Auth.encrypt("s3cret", "alice")), 4096, fixedSalt(), seeded(1));
         assertThatThrownBy(() -> server.serverFirst("n,,n=,r=abc"))
                 .isInstanceOf(ScramException.class)
                 .hasMessage("SCRAM authentication failed: user has MD5 secret")

@@ -2,6 +2,7 @@ package io.sluice.auth;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.sluice.config.userlist.Secret;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.postgresql.shaded.com.ongres.scram.client.ScramClient;
@@ -54,7 +55,7 @@ class ScramPgjdbcInteropTest {
                 .password("wrong".toCharArray())
                 .stringPreparation(StringPreparation.POSTGRESQL_PREPARATION)
                 .build();
-        ScramServerExchange server = ScramServerExchange.forStoredSecret("alice", "right", 4096,
+        ScramServerExchange server = ScramServerExchange.forStoredSecret("alice", Secret.of("right"), 4096,
                 ScramExchangeTest.fixedSalt(), ScramExchangeTest.seeded(7));
         client.serverFirstMessage(server.serverFirst(client.clientFirstMessage().toString()));
         assertThat(server.verifyClientFinal(client.clientFinalMessage().toString()))

@@ -95,17 +95,18 @@ class ScramSecretTest {
     }
 
     @Test
-    void parsedSecretsAreRememberedByTextOnly() {
-        // more distinct texts than the parser keeps: each still parses to its own keys, and the
-        // first one again after the flood, so that no text is ever answered with another's keys
-        ScramSecret first = ScramSecret.fromPassword("p0", RFC_SALT, 2);
-        assertThat(ScramSecret.parse(first.toString())).isEqualTo(first);
-        for (int i = 1; i < 1500; i++) {
-            ScramSecret s = ScramSecret.fromPassword("p" + i, RFC_SALT, 2);
-            assertThat(ScramSecret.parse(s.toString())).as("secret %d", i).isEqualTo(s);
-        }
-        assertThat(ScramSecret.parse(first.toString())).isEqualTo(first);
-        assertThat(ScramSecret.parse(RFC_SECRET).matchesPassword("pencil")).isTrue();
+    void aStoredSecretIsParsedOnceWhereItIsRead() {
+        // a login's three looks at its user's secret (the policy's kind, the exchange's kind and
+        // keys) read what Secret.of parsed when the auth file or auth_query answer was read
+        ScramSecret verifier = ScramSecret.fromPassword("p0", RFC_SALT, 2);
+        Secret stored = Secret.of(verifier.toString());
+        assertThat(stored.kind()).isEqualTo(Secret.Kind.SCRAM);
+        assertThat(stored.scram().orElseThrow()).isSameAs(stored.scram().orElseThrow());
+        assertThat(ScramSecret.of(stored)).isEqualTo(verifier);
+        assertThat(Secret.of(RFC_SECRET)).isEqualTo(Secret.of(RFC_SECRET)).hasSameHashCodeAs(Secret.of(RFC_SECRET));
+        assertThat(ScramSecret.of(Secret.of(RFC_SECRET)).matchesPassword("pencil")).isTrue();
+        assertThatThrownBy(() -> ScramSecret.of(Secret.of("pencil")))
+                .isInstanceOf(IllegalArgumentException.class);
     }
 
     @Test

@@ -13,6 +13,7 @@ import io.sluice.backend.ConnectionLogging;
 import io.sluice.backend.ServerConnection;
 import io.sluice.backend.ServerLogin;
 import io.sluice.config.PoolMode;
+import io.sluice.config.userlist.Secret;
 import io.sluice.log.Log;
 import io.sluice.pool.Lease;
 import io.sluice.pool.PoolKey;
@@ -259,7 +260,7 @@ class SessionHarness implements SessionContext, Cancels {
 
     @Override
     public void lookupUser(String database, String user, BooleanSupplier alive, Consumer<UserLookup> done) {
-        done.accept(new UserLookup.Known(""));
+        done.accept(new UserLookup.Known(Secret.of("")));
     }
 
     @Override

@@ -2,9 +2,7 @@ package io.sluice.config.userlist;
 
 import java.util.Arrays;
 import java.util.Base64;
-import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * A parsed {@code SCRAM-SHA-256$<iterations>:<salt>$<storedkey>:<serverkey>} secret (salt
@@ -14,14 +12,6 @@ public record ScramSecret(int iterations, byte[] salt, byte[] storedKey, byte[] 
 
     private static final String PREFIX = "SCRAM-SHA-256$";
     private static final int KEY_LEN = 32;
-    /*
-     * Parses by text. A SCRAM login asks for its user's secret three times (its kind for the
-     * auth policy, then its kind and its keys for the exchange), each time the same String from
-     * the auth file or auth_query, and each parse splits the text and decodes three base64 fields.
-     * Bounded, since auth_query can bring any number of texts; the records are immutable.
-     */
-    private static final int PARSED_LIMIT = 1024;
-    private static final Map<String, Optional<ScramSecret>> PARSED = new ConcurrentHashMap<>();
 
     public ScramSecret {
         salt = salt.clone();
@@ -52,19 +42,6 @@ public record ScramSecret(int iterations, byte[] salt, byte[] storedKey, byte[] 
         if (!s.startsWith(PREFIX)) {
             return Optional.empty();
         }
-        Optional<ScramSecret> known = PARSED.get(s);
-        if (known != null) {
-            return known;
-        }
-        if (PARSED.size() >= PARSED_LIMIT) {
-            PARSED.clear();
-        }
-        Optional<ScramSecret> parsed = parseText(s);
-        PARSED.put(s, parsed);
-        return parsed;
-    }
-
-    private static Optional<ScramSecret> parseText(String s) {
         String[] parts = s.substring(PREFIX.length()).split("\\$", -1);
         if (parts.length != 2) {
             return Optional.empty();

@@ -4,10 +4,12 @@ import java.util.Objects;
 import java.util.Optional;
 
 /**
- * A password or password hash from the auth file, classified like PgBouncer does.
- * {@link #toString()} hides the text so secrets do not end up in logs.
+ * A password or password hash from the auth file or auth_query, classified like PgBouncer does
+ * and, when it is a SCRAM verifier, parsed: once, here, so that a login reads its user's keys
+ * without parsing the text again. {@link #toString()} hides the text so secrets do not end up in
+ * logs. Immutable.
  */
-public record Secret(Kind kind, String text) {
+public final class Secret {
 
     /**
      * The three forms a stored secret (userlist.txt, auth_query, [users] password) can take,
@@ -25,25 +27,39 @@ public record Secret(Kind kind, String text) {
 
     private static final int MD5_LEN = 35;
 
-    public Secret {
-        Objects.requireNonNull(kind, "kind");
-        Objects.requireNonNull(text, "text");
+    private final Kind kind;
+    private final String text;
+    /** The parsed verifier when kind is SCRAM, else null. */
+    private final ScramSecret scram;
+
+    private Secret(Kind kind, String text, ScramSecret scram) {
+        this.kind = kind;
+        this.text = text;
+        this.scram = scram;
     }
 
     /** Classifies a secret text; a malformed md5 or SCRAM text counts as a plain password. */
     public static Secret of(String text) {
-        return new Secret(kindOf(text), text);
+        Objects.requireNonNull(text, "text");
+        if (isMd5(text)) {
+            return new Secret(Kind.MD5, text, null);
+        }
+        ScramSecret scram = ScramSecret.parse(text).orElse(null);
+        return new Secret(scram == null ? Kind.PLAIN : Kind.SCRAM, text, scram);
     }
 
-    /** The form of {@code text}; null counts as plain. */
+    /** The form of {@code text}, as {@link #of} classifies it; null counts as plain. */
     public static Kind kindOf(String text) {
-        if (isMd5(text)) {
-            return Kind.MD5;
-        }
-        if (text != null && ScramSecret.parse(text).isPresent()) {
-            return Kind.SCRAM;
-        }
-        return Kind.PLAIN;
+        return text == null ? Kind.PLAIN : of(text).kind();
+    }
+
+    public Kind kind() {
+        return kind;
+    }
+
+    /** The stored text: the password itself, the md5 hash or the SCRAM verifier. */
+    public String text() {
+        return text;
     }
 
     /** True for {@code "md5"} followed by 32 lowercase hex digits, the form PostgreSQL stores. */
@@ -62,7 +78,18 @@ public record Secret(Kind kind, String text) {
 
     /** The parsed SCRAM secret when {@link #kind()} is SCRAM. */
     public Optional<ScramSecret> scram() {
-        return kind == Kind.SCRAM ? ScramSecret.parse(text) : Optional.empty();
+        return Optional.ofNullable(scram);
+    }
+
+    /** Equal when kind and text are: the parsed form follows from the text. */
+    @Override
+    public boolean equals(Object o) {
+        return o instanceof Secret s && s.kind == kind && s.text.equals(text);
+    }
+
+    @Override
+    public int hashCode() {
+        return 31 * kind.hashCode() + text.hashCode();
     }
 
     @Override

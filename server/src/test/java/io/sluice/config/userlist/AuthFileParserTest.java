@@ -23,13 +23,13 @@ class AuthFileParserTest {
                 "plain" "second wins"
                 """.formatted(SCRAM));
         assertThat(f.users().keySet()).containsExactly("plain", "md5user", "scram", "odd\"name");
-        assertThat(f.secret("plain")).contains(new Secret(Secret.Kind.PLAIN, "second wins"));
+        assertThat(f.secret("plain")).contains(Secret.of("second wins"));
         assertThat(f.secret("md5user").orElseThrow().kind()).isEqualTo(Secret.Kind.MD5);
         Secret scram = f.secret("scram").orElseThrow();
         assertThat(scram.kind()).isEqualTo(Secret.Kind.SCRAM);
         assertThat(scram.scram().orElseThrow().iterations()).isEqualTo(4096);
         assertThat(scram.scram().orElseThrow().storedKey()).hasSize(32);
-        assertThat(f.secret("odd\"name")).contains(new Secret(Secret.Kind.PLAIN, ""));
+        assertThat(f.secret("odd\"name")).contains(Secret.of(""));
         assertThat(scram.toString()).doesNotContain("SCRAM-SHA-256$");
     }
 

@@ -7,15 +7,16 @@ import io.sluice.config.userlist.Secret;
 import java.util.Base64;
 
 /**
- * What the server's side of one SCRAM-SHA-256 login costs Sluice's own code, warm: the three
- * looks at the user's stored secret a login makes (its kind for the auth policy, then the
- * exchange's own), server-first-message, and the check of the client's proof with the
- * server-final-message. The client's side runs from keys derived once (as a pass-through login
+ * What the server's side of one SCRAM-SHA-256 login costs Sluice's own code, warm: the looks at
+ * the user's stored secret a login makes (its kind for the auth policy, then the exchange's kind
+ * and keys, all read from the Secret the auth file's loader made once), server-first-message, and
+ * the check of the client's proof with the server-final-message. The client's side runs from keys derived once (as a pass-through login
  * holds them), so no PBKDF2 is in the loop, and is not timed. A whole login through pgbench is
  * paced by libpq's key derivation and wakes the pooler for each message, which buries a
  * microsecond here in its noise; this loop does not.
  *
- *   bench/scram-exchange.sh [exchanges]     (runs this against two jars, interleaved)
+ *   bench/scram-exchange.sh [exchanges]     (runs this against two jars, interleaved; both from
+ *                                            d9cf07e on, where a login's secret is a Secret)
  *   java -cp server/target/sluice.jar bench/ScramExchange.java [exchanges]
  *
  * Prints the mean time of the timed part per exchange for each of 3 passes; the last is the warm one.
@@ -24,8 +25,8 @@ public class ScramExchange {
     public static void main(String[] args) {
         int n = args.length > 0 ? Integer.parseInt(args[0]) : 100_000;
         byte[] salt = Base64.getDecoder().decode("W22ZaJ0SNY7soEsUEjb6gQ==");
-        // one String for every login, as the auth file's entry is
-        String stored = ScramSecret.fromPassword("pencil", salt, 4096).toString();
+        // one Secret for every login, as the auth file's entry is (classified and parsed at load)
+        Secret stored = Secret.of(ScramSecret.fromPassword("pencil", salt, 4096).toString());
         NonceSource nonces = NonceSource.secureRandom();
         ScramClientExchange first = ScramClientExchange.withPassword("pencil", nonces);
         ScramServerExchange check = ScramServerExchange.forStoredSecret("u", stored, 4096, () -> salt, nonces);
@@ -39,7 +40,7 @@ public class ScramExchange {
                 ScramClientExchange c = ScramClientExchange.withKeys(keys.clientKey(), keys.serverKey(), nonces);
                 String clientFirst = c.clientFirst();
                 long t0 = System.nanoTime();
-                Secret.kindOf(stored);
+                stored.kind();
                 ScramServerExchange s = ScramServerExchange.forStoredSecret("u", stored, 4096, () -> salt, nonces);
                 String sf = s.serverFirst(clientFirst);
                 long t1 = System.nanoTime();

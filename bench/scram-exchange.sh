@@ -5,6 +5,9 @@
 # login's CPU (pgbench-compare.sh CLIENT_AUTH=scram-sha-256 CONNECT=1) moves by more than this
 # costs on a shared machine.
 #
+# Both jars must be from d9cf07e on, where a login holds its user's secret as a classified and
+# parsed Secret (before, a String), since one source runs against both.
+#
 #   [ROUNDS=3] SLUICE_JAR_BASE=old.jar bench/scram-exchange.sh [exchanges]
 n=${1:-100000}; rounds=${ROUNDS:-3}
 . "$(dirname "$0")/lib.sh"

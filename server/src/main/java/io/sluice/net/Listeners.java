@@ -28,6 +28,7 @@ import java.util.EnumSet;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.BiConsumer;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
@@ -43,7 +44,10 @@ public final class Listeners {
     private final AcceptFailures acceptFailures;
     private final AcceptDrain drain = new AcceptDrain();
     private final FairReads fairReads = new FairReads(drain::beforeRead);
-    private final List<Channel> tcp = new ArrayList<>();
+    /** Written at bind and close, read by RELOAD and the console from other threads. */
+    private final List<Channel> tcp = new CopyOnWriteArrayList<>();
+    /** tcp_defer_accept: set on each TCP listener before it binds, and again when it changes. */
+    private volatile boolean deferAccept;
     private Channel unix;
     /** Every listener close begun so far: a later close-all waits for an earlier close-TCP too. */
     private CompletableFuture<Void> closing = CompletableFuture.completedFuture(null);
@@ -66,6 +70,24 @@ public final class Listeners {
         this.warning = warning;
         this.transport = transport;
         this.acceptFailures = new AcceptFailures(errorLog);
+    }
+
+    /**
+     * tcp_defer_accept: for the TCP listeners {@link #bind} makes from now on (call it before),
+     * and, when it changes, for those already bound (RELOAD), as PgBouncer does.
+     */
+    public synchronized void deferAccept(boolean on) {
+        if (on == deferAccept) {
+            return;
+        }
+        deferAccept = on;
+        for (Channel listener : tcp) {
+            try {
+                DeferAccept.set(listener, on);
+            } catch (RuntimeException e) {
+                warning.accept("could not set TCP_DEFER_ACCEPT on " + listener.localAddress() + ": " + reason(e));
+            }
+        }
     }
 
     /** The read allocator for every connection on the clients' loop: it gives the accept queues their turn. */
@@ -100,8 +122,11 @@ public final class Listeners {
                 for (InetSocketAddress sa : resolve(addr, port)) {
                     ListenerKeepalive keepalive = new ListenerKeepalive();
                     boolean keepaliveAtBind = tuning.get().keepalive();
-                    ServerBootstrap b = bootstrap(transport.serverSocketChannel(), backlog,
-                            server -> keepalive.setBeforeBind(server, keepaliveAtBind), ch -> {
+                    boolean defer = deferAccept;
+                    ServerBootstrap b = bootstrap(transport.serverSocketChannel(), backlog, server -> {
+                                keepalive.setBeforeBind(server, keepaliveAtBind);
+                                DeferAccept.set(server, defer);
+                            }, ch -> {
                                 tuning.get().apply(ch, keepalive.on());
                                 init.accept(ch, false);
                             }).option(ChannelOption.SO_REUSEADDR, true);

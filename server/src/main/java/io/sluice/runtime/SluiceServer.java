@@ -142,6 +142,7 @@ public final class SluiceServer implements SessionContext {
     public SluiceServer start() throws IOException {
         ConfigSnapshot c = routing.config();
         var s = c.settings();
+        listeners.deferAccept(s.flag("tcp_defer_accept"));
         listeners.bind(c.listenAddrs(), c.listenPort(), s.intValue("listen_backlog"), s.flag("so_reuseport"),
                 this::tcpTuning, c.unixSocketDir(), c.unixSocketMode(), s.string("unix_socket_group"),
                 Handover.from(System.getenv()).isPresent(), this::accepted);
@@ -300,6 +301,7 @@ public final class SluiceServer implements SessionContext {
 
     void swapRouting(ConfigSnapshot next) {
         routing = new Routing(next);
+        listeners.deferAccept(next.settings().flag("tcp_defer_accept"));
         sessionSettings = routing.sessionSettings();
         replicas.configChanged();
     }

@@ -4,6 +4,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.junit.jupiter.api.Test;
 
+import java.net.Socket;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -162,5 +163,29 @@ class AdminCompatIT {
         assertThat(console(t.pgbouncer.port(), "SHOW POOL_SCALING").get(0)).startsWith("E ");
         assertThat(console(t.sluice.port(), "SHOW POOL_SCALING")).noneMatch(s -> s.startsWith("E ")).endsWith("Z I");
         assertThat(IntendedDifferences.ALL).contains(IntendedDifferences.EXTRA_SHOW);
+    }
+
+    /**
+     * tcp_defer_accept, on by default on Linux: a TCP connection that has sent nothing is still
+     * the kernel's, so SHOW LISTS counts no client logging in; once it has sent a byte, the pooler
+     * has accepted it and it is one. (The console's own login comes after it in the accept queue.)
+     */
+    @Test
+    void aSilentConnectionIsNoLoginClientUntilItSends() throws Exception {
+        List<String> seen = SideBySide.same("tcp_defer_accept", port -> {
+            try (Socket silent = new Socket("127.0.0.1", port)) {
+                String before = "login_clients while it is silent: " + loginClients(port);
+                silent.getOutputStream().write(0);
+                silent.getOutputStream().flush();
+                return List.of(before, "login_clients once it has sent a byte: " + loginClients(port));
+            }
+        });
+        assertThat(seen).containsExactly("login_clients while it is silent: 0",
+                "login_clients once it has sent a byte: 1");
+    }
+
+    private static String loginClients(int port) throws Exception {
+        return console(port, "SHOW LISTS").stream().filter(s -> s.startsWith("D login_clients|"))
+                .map(s -> s.substring("D login_clients|".length())).findFirst().orElse("none");
     }
 }

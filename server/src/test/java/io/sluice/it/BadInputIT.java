@@ -32,9 +32,11 @@ class BadInputIT {
     @BeforeAll
     static void start() throws Exception {
         pg = PgCluster.shared();
+        // tcp_defer_accept = 0: with PgBouncer's default the kernel holds a TCP client that sends
+        // nothing for 45 s or more before any pooler sees it, and client_login_timeout is tried here
         sluice = SluiceFixture.start(pg, "postgres = host=127.0.0.1 port=$PGPORT pool_size=4",
                 "auth_type = trust\npool_mode = transaction\nclient_login_timeout = 1\nadmin_users = postgres\n"
-                        + "ignore_startup_parameters = extra_float_digits",
+                        + "ignore_startup_parameters = extra_float_digits\ntcp_defer_accept = 0",
                 "\"postgres\" \"\"\n");
         bystander = Jdbc.connect("127.0.0.1", sluice.port, "postgres", "postgres", null, new Properties());
     }

@@ -80,10 +80,12 @@ class HostileInputIT {
         Files.writeString(hba, "host all sasl 127.0.0.1/32 scram-sha-256\nhost all all 127.0.0.1/32 trust\n");
         hba.toFile().setReadable(true, false);
         hba.toFile().deleteOnExit();
+        // tcp_defer_accept = 0: "connect and say nothing" is the pooler's client_login_timeout only
+        // when the kernel hands over a silent connection at once (by default it holds it 45 s or more)
         sluice = SluiceFixture.start(pg, "hostile = host=127.0.0.1 port=$PGPORT dbname=" + database
                         + " user=postgres pool_size=" + POOL_SIZE,
                 "auth_type = hba\nauth_hba_file = " + hba + "\npool_mode = transaction\nclient_login_timeout = 2\n"
-                        + "max_packet_size = 1048576\nadmin_users = plain\n",
+                        + "max_packet_size = 1048576\nadmin_users = plain\ntcp_defer_accept = 0\n",
                 "\"plain\" \"\"\n\"bystander\" \"\"\n\"sasl\" \"secret\"\n");
         Connection conn = Jdbc.connect("127.0.0.1", sluice.port, "hostile", "bystander", null, new Properties());
         bystander = new Thread(() -> {

@@ -82,11 +82,16 @@ public final class Listeners {
         }
         deferAccept = on;
         for (Channel listener : tcp) {
-            try {
-                DeferAccept.set(listener, on);
-            } catch (RuntimeException e) {
-                warning.accept("could not set TCP_DEFER_ACCEPT on " + listener.localAddress() + ": " + reason(e));
-            }
+            setDeferAccept(listener, on);
+        }
+    }
+
+    /** A listener the option cannot be set on still listens, as without TCP_DEFER_ACCEPT. */
+    private void setDeferAccept(Channel listener, boolean on) {
+        try {
+            DeferAccept.set(listener, on);
+        } catch (RuntimeException e) {
+            warning.accept("could not set TCP_DEFER_ACCEPT: " + reason(e));
         }
     }
 
@@ -125,7 +130,7 @@ public final class Listeners {
                     boolean defer = deferAccept;
                     ServerBootstrap b = bootstrap(transport.serverSocketChannel(), backlog, server -> {
                                 keepalive.setBeforeBind(server, keepaliveAtBind);
-                                DeferAccept.set(server, defer);
+                                setDeferAccept(server, defer);
                             }, ch -> {
                                 tuning.get().apply(ch, keepalive.on());
                                 init.accept(ch, false);

@@ -9,7 +9,7 @@ import io.netty.channel.uring.IoUringServerSocketChannel;
 /**
  * PgBouncer's {@code tcp_defer_accept} (on by default on Linux): TCP_DEFER_ACCEPT on a TCP
  * listening socket, so that the kernel hands a connection over only once the client has sent
- * something (or after about a minute), and the pooler is woken once, with the client's first
+ * something (or after 45 seconds or more), and the pooler is woken once, with the client's first
  * message already there, instead of for the bare connection and again for that message. PgBouncer
  * sets 45 seconds when on and 0 when off, on its TCP listeners only, and again on each listener
  * when RELOAD flips the setting. A connection that never sends anything is then not the pooler's

@@ -10,10 +10,10 @@ import java.util.Base64;
  * What the server's side of one SCRAM-SHA-256 login costs Sluice's own code, warm: the looks at
  * the user's stored secret a login makes (its kind for the auth policy, then the exchange's kind
  * and keys, all read from the Secret the auth file's loader made once), server-first-message, and
- * the check of the client's proof with the server-final-message. The client's side runs from keys derived once (as a pass-through login
- * holds them), so no PBKDF2 is in the loop, and is not timed. A whole login through pgbench is
- * paced by libpq's key derivation and wakes the pooler for each message, which buries a
- * microsecond here in its noise; this loop does not.
+ * the check of the client's proof with the server-final-message. The client's side runs from keys
+ * derived once (as a pass-through login holds them), so no PBKDF2 is in the loop, and is not timed.
+ * A whole login through pgbench is paced by libpq's key derivation and wakes the pooler for each
+ * message, which buries a microsecond here in its noise; this loop does not.
  *
  *   bench/scram-exchange.sh [exchanges]     (runs this against two jars, interleaved; both from
  *                                            d9cf07e on, where a login's secret is a Secret)

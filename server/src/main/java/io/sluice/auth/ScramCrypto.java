@@ -28,9 +28,9 @@ final class ScramCrypto {
 
     /*
      * One Mac and one digest per thread, keyed again for each use: getInstance looks the
-     * algorithm up in the JCA provider list every time. With the parsed secrets kept (the
-     * userlist ScramSecret), the server's side of an exchange went from 3.2 to 1.9 µs, warm
-     * (bench/scram-exchange.sh).
+     * algorithm up in the JCA provider list every time. With each stored secret parsed once
+     * (then by a cache, now by the login's Secret), the server's side of an exchange went from
+     * 3.2 to 1.9 µs, warm (bench/scram-exchange.sh).
      * Only hmac() and sha256() use them, and neither calls the other while holding one.
      */
     private static final ThreadLocal<Mac> HMAC = ThreadLocal.withInitial(ScramCrypto::newMac);

@@ -24,7 +24,11 @@
 # connections: keep clients at 90 or fewer there. FLOOR=login adds bench/LoginFloor.java as the
 # floor instead: a Netty server that answers trust logins and every query itself, with no server
 # behind it, so that with CONNECT=1 its CPU per login is the least any pooler on Netty can spend
-# on one (its TPS is not comparable: no query reaches PostgreSQL).
+# on one (its TPS is not comparable: no query reaches PostgreSQL). FLOOR=pooled adds
+# bench/PooledFloor.java: logins answered the same way, each transaction relayed to PostgreSQL
+# through a pool of POOL_SIZE servers as a transaction pooler relays it, so that with CONNECT=1
+# it is the least a transaction pooler on Netty can spend on a login and its query.
+# FLOOR_JAVA_OPTS=... adds JVM options to the floor's (e.g. -Dsluice.io=epoll for the other transport).
 #
 # BASE_JAVA_OPTS=... runs the base Sluice (SLUICE_JAR_BASE, or this build's jar when that is unset)
 # with those JVM options instead of the launcher's, to compare a JVM or Netty setting side by side.
@@ -65,7 +69,7 @@
 # server_tls_sslmode = require for every pooler, so each pooler encrypts what it relays to the
 # server and decrypts the answers, as with a database in the cloud. The clients stay on plain TCP.
 #
-#   [ROUNDS=3] [WARMUP=30] [MODE=simple] [BUILTIN=tpcb-like] [ROWS=n] [PIPELINE=n] [CONNECT=1|only] [RATE=n] [CLIENT_AUTH=scram-sha-256|plain-secret] [SERVER_TLS=1] [FLOOR=1|login] [SLUICE_JAR_BASE=old.jar] [BASE_JAVA_OPTS=...] [BASE_JAVA=...] bench/pgbench-compare.sh [seconds-per-run] [client counts...]
+#   [ROUNDS=3] [WARMUP=30] [MODE=simple] [BUILTIN=tpcb-like] [ROWS=n] [PIPELINE=n] [CONNECT=1|only] [RATE=n] [CLIENT_AUTH=scram-sha-256|plain-secret] [SERVER_TLS=1] [FLOOR=1|login|pooled] [FLOOR_JAVA_OPTS=...] [SLUICE_JAR_BASE=old.jar] [BASE_JAVA_OPTS=...] [BASE_JAVA=...] bench/pgbench-compare.sh [seconds-per-run] [client counts...]
 #   e.g. bench/pgbench-compare.sh 15 1 50 200
 #        SLUICE_JAR_BASE=/path/sluice-before.jar bench/pgbench-compare.sh 15 1 50 200
 #
@@ -154,10 +158,14 @@ done
 # the floor (last in names) gets the JVM options Sluice's launcher uses, and a session of its own
 # as both poolers have (the scheduler shares the CPU between sessions, not processes)
 if [ -n "${FLOOR:-}" ]; then
-  floor_main=NettyFloor; [ "$FLOOR" != login ] || floor_main=LoginFloor
+  case "$FLOOR" in
+    login) floor_main=LoginFloor;;
+    pooled) floor_main=PooledFloor;;
+    *) floor_main=NettyFloor;;
+  esac
   # shellcheck disable=SC2086 # a list of options
-  setsid java $launcher_java_opts \
-    -cp "$jar" "$here/bench/$floor_main.java" "$floor_port" "$pg_port" & pids+=($!)
+  setsid java $launcher_java_opts ${FLOOR_JAVA_OPTS:-} \
+    -cp "$jar" "$here/bench/$floor_main.java" "$floor_port" "$pg_port" "${POOL_SIZE:-20}" & pids+=($!)
   wait_port "$floor_port"
   pooler_pids+=("$(listening_pid "$floor_port")")
 fi

@@ -9,7 +9,12 @@
 # written by one unmeasured start and herd before the rounds, as the package's first start after
 # an install or upgrade writes it. CDS=0 measures starts without it.
 #
-#   [ROUNDS=5] [CDS=0] [JAVA_OPTS=...] bench/fresh-start.sh
+# FLOOR=pooled adds bench/PooledFloor.java to the rotation, compiled beforehand and started with
+# the launcher's JVM options and a class-data archive of its own written the same way: the least
+# a JVM on Netty spends before it accepts and on a first herd that it logs in and relays through
+# a pool of 40, with nothing of Sluice's code to load, interpret or compile.
+#
+#   [ROUNDS=5] [CDS=0] [FLOOR=pooled] [JAVA_OPTS=...] bench/fresh-start.sh
 #
 # Prints each run and, per pooler, the medians and the ratios Sluice / PgBouncer.
 # Needs: server/target/sluice.jar (or SLUICE_JAR), pgbouncer, PostgreSQL binaries.
@@ -30,12 +35,25 @@ fi
 command -v gcc >/dev/null || { echo "needs gcc (apt-get install -y gcc)" >&2; exit 2; }
 gcc -O2 -o "$work/connect-wait" "$here/bench/connect-wait.c"
 now_us() { echo $(( $(date +%s%N) / 1000 )); }
+if [ -n "${FLOOR:-}" ]; then
+  [ "$FLOOR" = pooled ] || { echo "FLOOR can only be pooled here" >&2; exit 2; }
+  mkdir -p "$work/floor"
+  # in a jar: a class-data archive takes classes from jars only
+  javac -cp "$jar" -d "$work/floor/classes" "$here/bench/PooledFloor.java" 2> "$work/javac.out" \
+    || { cat "$work/javac.out" >&2; exit 1; }
+  jar cf "$work/floor/floor.jar" -C "$work/floor/classes" .
+  floor_cds=()
+  [ "${CDS:-1}" = 0 ] || floor_cds=(-Xlog:cds=off -Xlog:cds+dynamic=off "-XX:ArchiveClassesAtExit=$work/floor/floor.jsa")
+fi
 
-one() { # $1 pgbouncer|sluice -> "accept_ms herd_ms"
+one() { # $1 pgbouncer|sluice|floor -> "accept_ms herd_ms"
   local t0 t1 t2 t3 pid
   t0=$(now_us)
   if [ "$1" = pgbouncer ]; then
     (run_pgbouncer -q "$work/pooler.ini") & pid=$!
+  elif [ "$1" = floor ]; then
+    # shellcheck disable=SC2086 # a list of options
+    setsid java $launcher_java_opts "${floor_cds[@]}" -cp "$jar:$work/floor/floor.jar" PooledFloor "$port" "$pg_port" 40 & pid=$!
   else
     SLUICE_JAR="$jar" "$here/server/src/main/dist/bin/sluice" -q "$work/pooler.ini" & pid=$!
   fi
@@ -47,7 +65,9 @@ one() { # $1 pgbouncer|sluice -> "accept_ms herd_ms"
   "$pgbin/pgbench" -n -c 200 -j 2 -t 1 -f "$work/herd.sql" -h 127.0.0.1 -p "$port" -U postgres postgres \
     > "$work/herd.out" 2>&1 || echo "$1: the herd failed: $(tail -2 "$work/herd.out")" >&2
   t3=$(now_us)
-  kill -INT "$pid"; wait "$pid" 2>/dev/null
+  # a background job's SIGINT is ignored, so the floor's JVM (no launcher of its own) gets TERM
+  if [ "$1" = floor ]; then kill -TERM "$pid"; else kill -INT "$pid"; fi
+  wait "$pid" 2>/dev/null || true   # a JVM that TERM ends exits with 143
   # the port must be free before the next start
   for _ in $(seq 1 500); do [ -z "$(listening_pid "$port")" ] && break; sleep 0.01; done
   echo "$(( (t1 - t0) / 1000 )) $(( (t3 - t2) / 1000 ))"
@@ -55,10 +75,18 @@ one() { # $1 pgbouncer|sluice -> "accept_ms herd_ms"
 
 [ -z "${SLUICE_CDS_DIR:-}" ] || one sluice > /dev/null   # writes the archive when it exits
 names=(pgbouncer sluice)
+if [ -n "${FLOOR:-}" ]; then
+  names+=(floor)
+  if [ "${#floor_cds[@]}" -gt 0 ]; then
+    one floor > /dev/null
+    [ -s "$work/floor/floor.jsa" ] || { echo "the floor wrote no class-data archive" >&2; exit 1; }
+    floor_cds=(-Xlog:cds=off -Xlog:cds+dynamic=off "-XX:SharedArchiveFile=$work/floor/floor.jsa")
+  fi
+fi
 : > "$work/results"
 for ((r = 0; r < rounds; r++)); do
-  for k in 0 1; do
-    name=${names[$(( (r + k) % 2 ))]}
+  for ((k = 0; k < ${#names[@]}; k++)); do
+    name=${names[$(( (r + k) % ${#names[@]} ))]}
     read -r accept herd < <(one "$name")
     echo "$name $accept $herd" >> "$work/results"
     echo "round $((r + 1))/$rounds $name: accepts after $accept ms, first herd $herd ms"
@@ -75,7 +103,10 @@ for line in open(sys.argv[1]):
 med = {n: (median(a for a, _ in v), median(h for _, h in v)) for n, v in runs.items()}
 print()
 print(f"{'pooler':<10} {'runs':>4} {'accept_ms':>10} {'herd_ms':>8}   herd of each run")
-for n in ("pgbouncer", "sluice"):
-    print(f"{n:<10} {len(runs[n]):>4} {med[n][0]:>10.0f} {med[n][1]:>8.0f}   " + " ".join(str(h) for _, h in runs[n]))
+for n in ("pgbouncer", "sluice", "floor"):
+    if n in runs:
+        print(f"{n:<10} {len(runs[n]):>4} {med[n][0]:>10.0f} {med[n][1]:>8.0f}   " + " ".join(str(h) for _, h in runs[n]))
 print(f"sluice/pgbouncer: first herd {med['sluice'][1] / med['pgbouncer'][1]:.2f}")
+if "floor" in runs:
+    print(f"floor/pgbouncer: first herd {med['floor'][1] / med['pgbouncer'][1]:.2f}")
 PY

@@ -13,10 +13,20 @@ import io.netty.channel.RecvByteBufAllocator;
 import io.netty.handler.codec.ByteToMessageDecoder;
 import io.sluice.net.Transport;
 
+import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.GeneralSecurityException;
+import java.security.MessageDigest;
+import java.security.SecureRandom;
 import java.util.ArrayDeque;
+import java.util.Arrays;
+import java.util.Base64;
 import java.util.List;
+import javax.crypto.Mac;
+import javax.crypto.spec.SecretKeySpec;
 
 /**
  * The least a transaction pooler on Netty can spend on a login and a relayed transaction: trust
@@ -29,18 +39,23 @@ import java.util.List;
  * else of a pooler: no auth file, no parameters compared or set on the server, no stats, no
  * timers, no limits; a client that has to wait for a server waits in a plain FIFO line.
  *
+ * Given an auth file whose first line holds a SCRAM-SHA-256 secret (as CLIENT_AUTH=scram-sha-256
+ * writes it), every client logs in with SCRAM against that secret instead: the exchange with the
+ * JDK's HMAC and SHA-256, a fresh nonce from SecureRandom, no user name checked.
+ *
  * Servers are opened when a transaction finds none idle, at most two connects in flight (as
  * Sluice's default), up to the pool size; each logs in as postgres to database postgres with
  * trust. One event loop for clients and servers, one read per connection per loop turn, as
  * Sluice has (net.FairReads). Not a pooler: no errors handled beyond closing the connection, no
  * COPY, no session state.
  *
- *   java -cp server/target/sluice.jar bench/PooledFloor.java LISTEN_PORT POSTGRES_PORT [POOL_SIZE]
+ *   java -cp server/target/sluice.jar bench/PooledFloor.java LISTEN_PORT POSTGRES_PORT [POOL_SIZE [AUTH_FILE]]
  */
 public final class PooledFloor {
     private static final int SSL_REQUEST = 80877103;
     private static final int GSS_REQUEST = 80877104;
     private static final int CONNECTS_IN_FLIGHT = 2;
+    private static final SecureRandom RANDOM = new SecureRandom();
     private static final String[][] PARAMETERS = {
             {"server_version", "15.0"}, {"server_encoding", "UTF8"}, {"client_encoding", "UTF8"},
             {"DateStyle", "ISO, MDY"}, {"integer_datetimes", "on"}, {"standard_conforming_strings", "on"},
@@ -48,14 +63,34 @@ public final class PooledFloor {
 
     private final Bootstrap connector;
     private final int poolSize;
+    /** The SCRAM secret clients log in against; null: trust. */
+    private final Scram scram;
     private final ArrayDeque<Server> idle = new ArrayDeque<>();
     private final ArrayDeque<Client> waiting = new ArrayDeque<>();
     private int servers;
     private int connecting;
 
-    private PooledFloor(Bootstrap connector, int poolSize) {
+    private PooledFloor(Bootstrap connector, int poolSize, Scram scram) {
         this.connector = connector;
         this.poolSize = poolSize;
+        this.scram = scram;
+    }
+
+    /** A stored SCRAM-SHA-256 secret: SCRAM-SHA-256$iterations:salt$StoredKey:ServerKey. */
+    private record Scram(int iterations, String salt, byte[] storedKey, byte[] serverKey) {
+        static Scram read(Path authFile) throws IOException {
+            String line = Files.readAllLines(authFile).get(0);
+            String secret = line.substring(line.indexOf("SCRAM-SHA-256$"), line.lastIndexOf('"'));
+            String[] parts = secret.substring("SCRAM-SHA-256$".length()).split("[$:]");
+            Base64.Decoder b64 = Base64.getDecoder();
+            return new Scram(Integer.parseInt(parts[0]), parts[1], b64.decode(parts[2]), b64.decode(parts[3]));
+        }
+
+        static byte[] hmac(byte[] key, String text) throws GeneralSecurityException {
+            Mac mac = Mac.getInstance("HmacSHA256");
+            mac.init(new SecretKeySpec(key, "HmacSHA256"));
+            return mac.doFinal(text.getBytes(StandardCharsets.UTF_8));
+        }
     }
 
     /** Gives {@code c} an idle server now, or queues it and opens one if the pool may grow. */
@@ -100,6 +135,9 @@ public final class PooledFloor {
     private final class Client extends ByteToMessageDecoder {
         private Channel channel;
         private boolean started;
+        /** Mid-SCRAM: what the server answers must sign (client-first-bare, server-first); else null. */
+        private String clientFirstBare;
+        private String serverFirst;
         private Server server;
         /** What arrived while waiting for a server, sent when one is assigned. */
         private CompositeByteBuf pending;
@@ -121,11 +159,20 @@ public final class PooledFloor {
                 ByteBuf out = ctx.alloc().buffer(256);
                 if (code == SSL_REQUEST || code == GSS_REQUEST) {
                     out.writeByte('N');
+                } else if (scram != null) {
+                    started = true;
+                    byte[] mechanism = "SCRAM-SHA-256\0\0".getBytes(StandardCharsets.US_ASCII);
+                    message(out, 'R', 4 + mechanism.length).writeInt(10).writeBytes(mechanism);
+                    clientFirstBare = "";
                 } else {
                     started = true;
                     greet(out);
                 }
                 ctx.writeAndFlush(out, ctx.voidPromise());
+                return;
+            }
+            if (clientFirstBare != null) {
+                scramStep(ctx, in);
                 return;
             }
             // the run of whole messages at the front goes on as one slice; a Terminate ends it all
@@ -158,6 +205,53 @@ public final class PooledFloor {
                 in.skipBytes(in.readableBytes());
                 ctx.close();
             }
+        }
+
+        /** One SASL message ('p'): the client-first, then the client-final with its proof. */
+        private void scramStep(ChannelHandlerContext ctx, ByteBuf in) {
+            if (in.readableBytes() < 5 || in.readableBytes() < 1 + in.getInt(in.readerIndex() + 1)) {
+                return;
+            }
+            int length = in.readerIndex() + 1 + in.getInt(in.readerIndex() + 1);
+            in.skipBytes(5);
+            ByteBuf out = ctx.alloc().buffer(256);
+            try {
+                if (serverFirst == null) {
+                    while (in.readByte() != 0) {
+                        // the mechanism's name: there is one
+                    }
+                    String first = in.readCharSequence(in.readInt(), StandardCharsets.UTF_8).toString();
+                    clientFirstBare = first.substring(first.indexOf(",,") + 2);
+                    byte[] nonce = new byte[18];
+                    RANDOM.nextBytes(nonce);
+                    String clientNonce = clientFirstBare.substring(clientFirstBare.indexOf("r=") + 2);
+                    serverFirst = "r=" + clientNonce + Base64.getEncoder().encodeToString(nonce)
+                            + ",s=" + scram.salt() + ",i=" + scram.iterations();
+                    byte[] data = serverFirst.getBytes(StandardCharsets.UTF_8);
+                    message(out, 'R', 4 + data.length).writeInt(11).writeBytes(data);
+                } else {
+                    String last = in.readCharSequence(length - in.readerIndex(), StandardCharsets.UTF_8).toString();
+                    int proofAt = last.lastIndexOf(",p=");
+                    String auth = clientFirstBare + "," + serverFirst + "," + last.substring(0, proofAt);
+                    byte[] proof = Base64.getDecoder().decode(last.substring(proofAt + 3));
+                    byte[] key = Scram.hmac(scram.storedKey(), auth);
+                    for (int i = 0; i < key.length; i++) {
+                        key[i] ^= proof[i];
+                    }
+                    if (!Arrays.equals(MessageDigest.getInstance("SHA-256").digest(key), scram.storedKey())) {
+                        throw new IllegalStateException("wrong password");
+                    }
+                    byte[] v = ("v=" + Base64.getEncoder().encodeToString(Scram.hmac(scram.serverKey(), auth)))
+                            .getBytes(StandardCharsets.UTF_8);
+                    message(out, 'R', 4 + v.length).writeInt(12).writeBytes(v);
+                    clientFirstBare = null;
+                    greet(out);
+                }
+            } catch (GeneralSecurityException e) {
+                throw new IllegalStateException(e);
+            }
+            in.readerIndex(length);
+            ctx.writeAndFlush(out, ctx.voidPromise());
         }
 
         void assign(Server s) {
@@ -289,17 +383,19 @@ public final class PooledFloor {
         }
     }
 
-    public static void main(String[] args) throws InterruptedException {
+    public static void main(String[] args) throws InterruptedException, IOException {
         int listenPort = Integer.parseInt(args[0]);
         int postgresPort = Integer.parseInt(args[1]);
         int poolSize = args.length > 2 ? Integer.parseInt(args[2]) : 20;
+        Scram scram = args.length > 3 && Files.readString(Path.of(args[3])).contains("SCRAM-SHA-256$")
+                ? Scram.read(Path.of(args[3])) : null;
         Transport transport = new Transport();
         EventLoopGroup loop = transport.newGroup(1);
         RecvByteBufAllocator oneRead = new AdaptiveRecvByteBufAllocator().maxMessagesPerRead(1);
         Bootstrap connector = new Bootstrap().group(loop).channel(transport.socketChannel())
                 .option(ChannelOption.TCP_NODELAY, true).option(ChannelOption.RCVBUF_ALLOCATOR, oneRead)
                 .remoteAddress(new InetSocketAddress("127.0.0.1", postgresPort));
-        PooledFloor pool = new PooledFloor(connector, poolSize);
+        PooledFloor pool = new PooledFloor(connector, poolSize, scram);
         new ServerBootstrap().group(loop).channel(transport.serverSocketChannel())
                 .childOption(ChannelOption.TCP_NODELAY, true)
                 .childOption(ChannelOption.RCVBUF_ALLOCATOR, oneRead)

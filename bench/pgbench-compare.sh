@@ -27,7 +27,8 @@
 # on one (its TPS is not comparable: no query reaches PostgreSQL). FLOOR=pooled adds
 # bench/PooledFloor.java: logins answered the same way, each transaction relayed to PostgreSQL
 # through a pool of POOL_SIZE servers as a transaction pooler relays it, so that with CONNECT=1
-# it is the least a transaction pooler on Netty can spend on a login and its query.
+# it is the least a transaction pooler on Netty can spend on a login and its query (with
+# CLIENT_AUTH=scram-sha-256 its clients log in with SCRAM against the auth file's secret).
 # FLOOR_JAVA_OPTS=... adds JVM options to the floor's (e.g. -Dsluice.io=epoll for the other transport).
 #
 # BASE_JAVA_OPTS=... runs the base Sluice (SLUICE_JAR_BASE, or this build's jar when that is unset)
@@ -165,7 +166,7 @@ if [ -n "${FLOOR:-}" ]; then
   esac
   # shellcheck disable=SC2086 # a list of options
   setsid java $launcher_java_opts ${FLOOR_JAVA_OPTS:-} \
-    -cp "$jar" "$here/bench/$floor_main.java" "$floor_port" "$pg_port" "${POOL_SIZE:-20}" & pids+=($!)
+    -cp "$jar" "$here/bench/$floor_main.java" "$floor_port" "$pg_port" "${POOL_SIZE:-20}" "$work/userlist.txt" & pids+=($!)
   wait_port "$floor_port"
   pooler_pids+=("$(listening_pid "$floor_port")")
 fi

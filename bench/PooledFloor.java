@@ -19,6 +19,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.GeneralSecurityException;
+import java.security.InvalidKeyException;
 import java.security.MessageDigest;
 import java.security.SecureRandom;
 import java.util.ArrayDeque;
@@ -36,12 +37,13 @@ import javax.crypto.spec.SecretKeySpec;
  * bench/pgbench-compare.sh) its CPU per login is the floor for what Sluice does per login:
  * Netty's accept, channel set-up, reads, writes and close, the client's startup packet, one
  * server checked out and returned, and the messages relayed as slices of what was read. Nothing
- * else of a pooler: no auth file, no parameters compared or set on the server, no stats, no
- * timers, no limits; a client that has to wait for a server waits in a plain FIFO line.
+ * else of a pooler: no users looked up, no parameters compared or set on the server, no stats,
+ * no timers, no limits; a client that has to wait for a server waits in a plain FIFO line.
  *
  * Given an auth file whose first line holds a SCRAM-SHA-256 secret (as CLIENT_AUTH=scram-sha-256
  * writes it), every client logs in with SCRAM against that secret instead: the exchange with the
- * JDK's HMAC and SHA-256, a fresh nonce from SecureRandom, no user name checked.
+ * JDK's HMAC and SHA-256 (one instance of each, kept), a fresh nonce from SecureRandom, no user
+ * name checked; a wrong proof closes the connection.
  *
  * Servers are opened when a transaction finds none idle, at most two connects in flight (as
  * Sluice's default), up to the pool size; each logs in as postgres to database postgres with
@@ -69,11 +71,15 @@ public final class PooledFloor {
     private final ArrayDeque<Client> waiting = new ArrayDeque<>();
     private int servers;
     private int connecting;
+    private final Mac hmacSha256;
+    private final MessageDigest sha256;
 
-    private PooledFloor(Bootstrap connector, int poolSize, Scram scram) {
+    private PooledFloor(Bootstrap connector, int poolSize, Scram scram) throws GeneralSecurityException {
         this.connector = connector;
         this.poolSize = poolSize;
         this.scram = scram;
+        this.hmacSha256 = Mac.getInstance("HmacSHA256");
+        this.sha256 = MessageDigest.getInstance("SHA-256");
     }
 
     /** A stored SCRAM-SHA-256 secret: SCRAM-SHA-256$iterations:salt$StoredKey:ServerKey. */
@@ -86,11 +92,16 @@ public final class PooledFloor {
             return new Scram(Integer.parseInt(parts[0]), parts[1], b64.decode(parts[2]), b64.decode(parts[3]));
         }
 
-        static byte[] hmac(byte[] key, String text) throws GeneralSecurityException {
-            Mac mac = Mac.getInstance("HmacSHA256");
-            mac.init(new SecretKeySpec(key, "HmacSHA256"));
-            return mac.doFinal(text.getBytes(StandardCharsets.UTF_8));
+    }
+
+    /** HMAC-SHA-256 with the one Mac the event loop keeps (a look-up in the JCA's providers per use costs more). */
+    private byte[] hmac(byte[] key, String text) {
+        try {
+            hmacSha256.init(new SecretKeySpec(key, "HmacSHA256"));
+        } catch (InvalidKeyException e) {
+            throw new IllegalStateException(e);
         }
+        return hmacSha256.doFinal(text.getBytes(StandardCharsets.UTF_8));
     }
 
     /** Gives {@code c} an idle server now, or queues it and opens one if the pool may grow. */
@@ -212,45 +223,46 @@ public final class PooledFloor {
             if (in.readableBytes() < 5 || in.readableBytes() < 1 + in.getInt(in.readerIndex() + 1)) {
                 return;
             }
-            int length = in.readerIndex() + 1 + in.getInt(in.readerIndex() + 1);
+            int end = in.readerIndex() + 1 + in.getInt(in.readerIndex() + 1);
             in.skipBytes(5);
-            ByteBuf out = ctx.alloc().buffer(256);
-            try {
-                if (serverFirst == null) {
-                    while (in.readByte() != 0) {
-                        // the mechanism's name: there is one
-                    }
-                    String first = in.readCharSequence(in.readInt(), StandardCharsets.UTF_8).toString();
-                    clientFirstBare = first.substring(first.indexOf(",,") + 2);
-                    byte[] nonce = new byte[18];
-                    RANDOM.nextBytes(nonce);
-                    String clientNonce = clientFirstBare.substring(clientFirstBare.indexOf("r=") + 2);
-                    serverFirst = "r=" + clientNonce + Base64.getEncoder().encodeToString(nonce)
-                            + ",s=" + scram.salt() + ",i=" + scram.iterations();
-                    byte[] data = serverFirst.getBytes(StandardCharsets.UTF_8);
-                    message(out, 'R', 4 + data.length).writeInt(11).writeBytes(data);
-                } else {
-                    String last = in.readCharSequence(length - in.readerIndex(), StandardCharsets.UTF_8).toString();
-                    int proofAt = last.lastIndexOf(",p=");
-                    String auth = clientFirstBare + "," + serverFirst + "," + last.substring(0, proofAt);
-                    byte[] proof = Base64.getDecoder().decode(last.substring(proofAt + 3));
-                    byte[] key = Scram.hmac(scram.storedKey(), auth);
-                    for (int i = 0; i < key.length; i++) {
-                        key[i] ^= proof[i];
-                    }
-                    if (!Arrays.equals(MessageDigest.getInstance("SHA-256").digest(key), scram.storedKey())) {
-                        throw new IllegalStateException("wrong password");
-                    }
-                    byte[] v = ("v=" + Base64.getEncoder().encodeToString(Scram.hmac(scram.serverKey(), auth)))
-                            .getBytes(StandardCharsets.UTF_8);
-                    message(out, 'R', 4 + v.length).writeInt(12).writeBytes(v);
-                    clientFirstBare = null;
-                    greet(out);
+            int code;
+            byte[] data;
+            if (serverFirst == null) {
+                while (in.readByte() != 0) {
+                    // the mechanism's name: there is one
                 }
-            } catch (GeneralSecurityException e) {
-                throw new IllegalStateException(e);
+                String first = in.readCharSequence(in.readInt(), StandardCharsets.UTF_8).toString();
+                clientFirstBare = first.substring(first.indexOf(",,") + 2);
+                byte[] nonce = new byte[18];
+                RANDOM.nextBytes(nonce);
+                String clientNonce = clientFirstBare.substring(clientFirstBare.indexOf("r=") + 2);
+                serverFirst = "r=" + clientNonce + Base64.getEncoder().encodeToString(nonce)
+                        + ",s=" + scram.salt() + ",i=" + scram.iterations();
+                code = 11;
+                data = serverFirst.getBytes(StandardCharsets.UTF_8);
+            } else {
+                String last = in.readCharSequence(end - in.readerIndex(), StandardCharsets.UTF_8).toString();
+                int proofAt = last.lastIndexOf(",p=");
+                String auth = clientFirstBare + "," + serverFirst + "," + last.substring(0, proofAt);
+                byte[] key = hmac(scram.storedKey(), auth);
+                byte[] proof = Base64.getDecoder().decode(last.substring(proofAt + 3));
+                for (int i = 0; i < key.length; i++) {
+                    key[i] ^= proof[i];
+                }
+                if (!Arrays.equals(sha256.digest(key), scram.storedKey())) {
+                    throw new IllegalStateException("wrong password");
+                }
+                code = 12;
+                data = ("v=" + Base64.getEncoder().encodeToString(hmac(scram.serverKey(), auth)))
+                        .getBytes(StandardCharsets.UTF_8);
+                clientFirstBare = null;
             }
-            in.readerIndex(length);
+            in.readerIndex(end);
+            ByteBuf out = ctx.alloc().buffer(256);
+            message(out, 'R', 4 + data.length).writeInt(code).writeBytes(data);
+            if (clientFirstBare == null) {
+                greet(out);
+            }
             ctx.writeAndFlush(out, ctx.voidPromise());
         }
 
@@ -383,7 +395,7 @@ public final class PooledFloor {
         }
     }
 
-    public static void main(String[] args) throws InterruptedException, IOException {
+    public static void main(String[] args) throws InterruptedException, IOException, GeneralSecurityException {
         int listenPort = Integer.parseInt(args[0]);
         int postgresPort = Integer.parseInt(args[1]);
         int poolSize = args.length > 2 ? Integer.parseInt(args[2]) : 20;

@@ -29,10 +29,9 @@ busy_thread() {
   done
   echo "no pooler thread in process $1" >&2; return 1
 }
-# counts PID TID -> "voluntary involuntary cpu_ticks"
+# counts PID TID -> "voluntary involuntary cpu_ticks" of that thread (/proc/TID is the thread's own)
 counts() {
-  local s=/proc/$1/task/$2
-  echo "$(awk '/^voluntary_ctxt_switches/ {v = $2} /^nonvoluntary_ctxt_switches/ {n = $2} END {print v, n}' "$s/status") $(awk '{print $14 + $15}' "$s/stat")"
+  echo "$(awk '/^voluntary_ctxt_switches/ {v = $2} /^nonvoluntary_ctxt_switches/ {n = $2} END {print v, n}' "/proc/$1/task/$2/status") $(cpu_ticks "$2")"
 }
 bench() { "$pgbin/pgbench" -n -S -M extended "${connect[@]}" "$@" -c "$clients" -j 1 -h 127.0.0.1 -U postgres postgres 2>&1; }
 

@@ -29,6 +29,14 @@ public final class PeerForwarder implements PeerCancels {
     private final Transport transport;
     private final Supplier<ConfigSnapshot> config;
     private final Map<Integer, PeerPool> pools = new TreeMap<>();
+    /**
+     * peer_id as of a configuration: every login reads it for its cancel key, and reading it by
+     * name from the settings showed in a login's profile. Replaced whole, so any thread reads a pair.
+     */
+    private volatile PeerIdOf peerIdOf;
+
+    private record PeerIdOf(ConfigSnapshot config, int peerId) {
+    }
 
     /** One peer's forwards: waiting for a slot, connecting (sv_login), sent and awaiting the close. */
     private static final class PeerPool {
@@ -49,7 +57,13 @@ public final class PeerForwarder implements PeerCancels {
 
     @Override
     public int peerId() {
-        return config.get().settings().intValue("peer_id");
+        ConfigSnapshot c = config.get();
+        PeerIdOf known = peerIdOf;
+        if (known == null || known.config() != c) {
+            known = new PeerIdOf(c, c.settings().intValue("peer_id"));
+            peerIdOf = known;
+        }
+        return known.peerId();
     }
 
     @Override

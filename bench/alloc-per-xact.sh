@@ -47,7 +47,7 @@ run() { # $1 build, $2 clients -> "bytes_per_xact young_gcs_per_10k_xacts cpu_us
   out=$("$pgbin/pgbench" -n -S -M "$mode" "${connect[@]}" -c "$2" -j 2 -t "$xacts" -h 127.0.0.1 -p "${port[$1]}" -U postgres postgres 2>&1)
   after=$(eden "${pid[$1]}")
   read -r cpu1 _ < <(cpu_user_ticks "${pid[$1]}")
-  n=$(sed -n 's/^number of transactions actually processed: \([0-9]*\).*/\1/p' <<<"$out")
+  n=$(pgbench_xacts "$out")
   [ -n "$n" ] && [ "$n" -gt 0 ] || { echo "pgbench failed through $1: $(tail -3 <<<"$out")" >&2; exit 1; }
   python3 -c "
 (g0, c0, u0), (g1, c1, u1) = [tuple(float(x) for x in s.split()) for s in ('$before', '$after')]

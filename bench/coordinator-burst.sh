@@ -77,7 +77,7 @@ scenario() { # $1 label, $2 kind (pgbouncer|sluice), $3 extra ini lines
 import sys
 v=sorted(int(l.split()[2]) for l in sys.stdin if l.strip())
 print(f"{v[min(len(v)-1,int(len(v)*0.99))]/1000:.1f}" if v else "n/a")')
-  local txns; txns=$(sed -n 's/^number of transactions actually processed: \([0-9]*\).*/\1/p' <<<"$out")
+  local txns; txns=$(pgbench_xacts "$out")
   printf '%-28s %8s %8s %10s %12s %12s\n' "$1" "${errors}" "${txns:-0}" "$p99" "$((after - before))" "$(cat "$work/max")"
   if [ "$2" = sluice ]; then
     for q in "show pool_coordinator" "show pool_scaling"; do

@@ -63,6 +63,9 @@ cpu_ticks() { awk '{print $14 + $15}' "/proc/$1/stat"; }
 # cpu_user_ticks PID: "total user", both from one read: cpu_ticks, then its user part alone (the
 # pooler's own code; system time is the kernel's work)
 cpu_user_ticks() { awk '{print $14 + $15, $14}' "/proc/$1/stat"; }
+# pgbench_xacts OUTPUT: the count on pgbench's "number of transactions actually processed" line
+# (empty when pgbench failed before printing it)
+pgbench_xacts() { sed -n 's/^number of transactions actually processed: \([0-9]*\).*/\1/p' <<<"$1"; }
 
 # start_pooler pgbouncer|sluice|sluice-base INI PORT: starts that pooler on INI, waits until it
 # listens on PORT and sets pooler_pid to the listening process. sluice-base runs SLUICE_JAR_BASE

@@ -180,7 +180,7 @@ run() { # $1 port, $2 clients, $3 seconds, $4 pooler pid [, warm: at full speed]
   read -r after user_after < <(cpu_user_ticks "$4")
   tps=$(sed -n 's/^tps = \([0-9.]*\).*/\1/p' <<<"$out")
   lat=$(sed -n 's/^latency average = \([0-9.]*\) ms/\1/p' <<<"$out")
-  xacts=$(sed -n 's/^number of transactions actually processed: \([0-9]*\).*/\1/p' <<<"$out")
+  xacts=$(pgbench_xacts "$out")
   [ -n "$tps" ] || echo "pgbench failed on port $1 with $2 clients: $(tail -3 <<<"$out")" >&2
   python3 -c "n = max(${xacts:-0}, 1); print(f'${tps:-0} ${lat:-0} {($after - $before) * $tick_us / n:.1f} {($user_after - $user_before) * $tick_us / n:.1f}')"
 }

@@ -50,7 +50,7 @@ for ((r = 0; r < rounds; r++)); do
     read -r v0 i0 c0 < <(counts "${pid[$p]}" "${tid[$p]}")
     out=$(bench -R "$rate" -T "$secs" -p "${port[$p]}")
     read -r v1 i1 c1 < <(counts "${pid[$p]}" "${tid[$p]}")
-    x=$(sed -n 's/^number of transactions actually processed: \([0-9]*\).*/\1/p' <<<"$out")
+    x=$(pgbench_xacts "$out")
     [ -n "$x" ] && [ "$x" -gt 0 ] || { echo "pgbench failed on ${p}: $(tail -3 <<<"$out")" >&2; exit 1; }
     line=$(python3 -c "x = $x; print(f'{($v1 - $v0) / x:.3f} {($i1 - $i0) / x:.3f} {($c1 - $c0) * $tick_us / x:.1f}')")
     echo "$p $line" >> "$work/results"

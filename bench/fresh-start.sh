@@ -14,7 +14,9 @@
 # a JVM on Netty spends before it accepts and on a first herd that it logs in and relays through
 # a pool of 40, with nothing of Sluice's code to load, interpret or compile.
 #
-#   [ROUNDS=5] [CDS=0] [FLOOR=pooled] [JAVA_OPTS=...] bench/fresh-start.sh
+# SLUICE_JAR_BASE=old.jar adds that build as sluice-base, with a class-data archive of its own.
+#
+#   [ROUNDS=5] [CDS=0] [FLOOR=pooled] [SLUICE_JAR_BASE=old.jar] [JAVA_OPTS=...] bench/fresh-start.sh
 #
 # Prints each run and, per pooler, the medians and the ratios Sluice / PgBouncer.
 # Needs: server/target/sluice.jar (or SLUICE_JAR), pgbouncer, PostgreSQL binaries.
@@ -28,9 +30,13 @@ echo 'select pg_sleep(0.01);' > "$work/herd.sql"
 port=$(free_port)
 POOL_SIZE=40 pgbench_ini "$port" > "$work/pooler.ini"
 is_root && chown postgres: "$work"/*.ini "$work/userlist.txt"
+base_jar=${SLUICE_JAR_BASE:-}
+[ -z "$base_jar" ] || [ -f "$base_jar" ] || { echo "SLUICE_JAR_BASE: no such jar: $base_jar" >&2; exit 2; }
 if [ "${CDS:-1}" != 0 ]; then
   mkdir -p "$work/cds"; is_root && chown postgres: "$work/cds"
   export SLUICE_CDS_DIR=$work/cds
+  # a directory of its own: the launcher deletes the archives of other jars in its directory
+  [ -z "$base_jar" ] || { mkdir -p "$work/cds-base"; is_root && chown postgres: "$work/cds-base"; }
 fi
 command -v gcc >/dev/null || { echo "needs gcc (apt-get install -y gcc)" >&2; exit 2; }
 gcc -O2 -o "$work/connect-wait" "$here/bench/connect-wait.c"
@@ -46,7 +52,7 @@ if [ -n "${FLOOR:-}" ]; then
   [ "${CDS:-1}" = 0 ] || floor_cds=(-Xlog:cds=off -Xlog:cds+dynamic=off "-XX:ArchiveClassesAtExit=$work/floor/floor.jsa")
 fi
 
-one() { # $1 pgbouncer|sluice|floor -> "accept_ms herd_ms"
+one() { # $1 pgbouncer|sluice|sluice-base|floor -> "accept_ms herd_ms"
   local t0 t1 t2 t3 pid
   t0=$(now_us)
   if [ "$1" = pgbouncer ]; then
@@ -54,6 +60,9 @@ one() { # $1 pgbouncer|sluice|floor -> "accept_ms herd_ms"
   elif [ "$1" = floor ]; then
     # shellcheck disable=SC2086 # a list of options
     setsid java $launcher_java_opts "${floor_cds[@]}" -cp "$jar:$work/floor/floor.jar" PooledFloor "$port" "$pg_port" 40 & pid=$!
+  elif [ "$1" = sluice-base ]; then
+    SLUICE_CDS_DIR=${SLUICE_CDS_DIR:+$work/cds-base} SLUICE_JAR="$base_jar" \
+      "$here/server/src/main/dist/bin/sluice" -q "$work/pooler.ini" & pid=$!
   else
     SLUICE_JAR="$jar" "$here/server/src/main/dist/bin/sluice" -q "$work/pooler.ini" & pid=$!
   fi
@@ -75,6 +84,10 @@ one() { # $1 pgbouncer|sluice|floor -> "accept_ms herd_ms"
 
 [ -z "${SLUICE_CDS_DIR:-}" ] || one sluice > /dev/null   # writes the archive when it exits
 names=(pgbouncer sluice)
+if [ -n "$base_jar" ]; then
+  names+=(sluice-base)
+  [ -z "${SLUICE_CDS_DIR:-}" ] || one sluice-base > /dev/null
+fi
 if [ -n "${FLOOR:-}" ]; then
   names+=(floor)
   if [ "${#floor_cds[@]}" -gt 0 ]; then
@@ -102,11 +115,15 @@ for line in open(sys.argv[1]):
     runs.setdefault(name, []).append((int(accept), int(herd)))
 med = {n: (median(a for a, _ in v), median(h for _, h in v)) for n, v in runs.items()}
 print()
-print(f"{'pooler':<10} {'runs':>4} {'accept_ms':>10} {'herd_ms':>8}   herd of each run")
-for n in ("pgbouncer", "sluice", "floor"):
+print(f"{'pooler':<11} {'runs':>4} {'accept_ms':>10} {'herd_ms':>8}   herd of each run")
+for n in ("pgbouncer", "sluice", "sluice-base", "floor"):
     if n in runs:
-        print(f"{n:<10} {len(runs[n]):>4} {med[n][0]:>10.0f} {med[n][1]:>8.0f}   " + " ".join(str(h) for _, h in runs[n]))
+        print(f"{n:<11} {len(runs[n]):>4} {med[n][0]:>10.0f} {med[n][1]:>8.0f}   " + " ".join(str(h) for _, h in runs[n]))
 print(f"sluice/pgbouncer: first herd {med['sluice'][1] / med['pgbouncer'][1]:.2f}")
+if "sluice-base" in runs:
+    print(f"sluice-base/pgbouncer: first herd {med['sluice-base'][1] / med['pgbouncer'][1]:.2f}; "
+          f"sluice/sluice-base: accept {med['sluice'][0] / med['sluice-base'][0]:.2f}, "
+          f"first herd {med['sluice'][1] / med['sluice-base'][1]:.2f}")
 if "floor" in runs:
     print(f"floor/pgbouncer: first herd {med['floor'][1] / med['pgbouncer'][1]:.2f}")
 PY

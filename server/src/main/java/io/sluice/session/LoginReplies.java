@@ -74,7 +74,7 @@ final class LoginReplies {
             ch.writeAndFlush(Encoders.authentication(ch.alloc(), c.code(), c.data()));
         } else if (s instanceof ClientAuthExchange.Accepted a) {
             if (a.saslFinal() != null) {
-                ch.write(Encoders.authentication(ch.alloc(), 12, a.saslFinal()));
+                session.holdSaslFinal(a.saslFinal());
             }
         } else if (s instanceof ClientAuthExchange.Failed f) {
             // the client reads PgBouncer's words, which scripts match on; the SQLSTATE stays

@@ -91,6 +91,9 @@ class SessionHarness implements SessionContext, Cancels {
         boolean logDisconnections;
         boolean logPoolerErrors;
         boolean disablePqexec;
+        /** How clients log in, and the auth file's secret for every user (trust and no secret by default). */
+        AuthMethod auth = AuthMethod.TRUST;
+        String secret = "";
     }
 
     /** What {@link #withLogFile} runs. */
@@ -229,7 +232,7 @@ class SessionHarness implements SessionContext, Cancels {
 
     @Override
     public SessionSettings settings() {
-        return new SessionSettings(AuthMethod.TRUST, Optional.empty(), Set.of(), Set.of(), 100, 0, Set.of(),
+        return new SessionSettings(config.auth, Optional.empty(), Set.of(), Set.of(), 100, 0, Set.of(),
                 Set.of("application_name"), false, config.logDisconnections, config.logPoolerErrors,
                 config.disablePqexec, false, Integer.MAX_VALUE, 6432, config.queryWaitNotify, config.serverFastClose);
     }
@@ -251,7 +254,7 @@ class SessionHarness implements SessionContext, Cancels {
 
     @Override
     public String secret(String user) {
-        return "";
+        return config.secret;
     }
 
     @Override
@@ -260,7 +263,7 @@ class SessionHarness implements SessionContext, Cancels {
 
     @Override
     public void lookupUser(String database, String user, BooleanSupplier alive, Consumer<UserLookup> done) {
-        done.accept(new UserLookup.Known(Secret.of("")));
+        done.accept(new UserLookup.Known(Secret.of(config.secret)));
     }
 
     @Override

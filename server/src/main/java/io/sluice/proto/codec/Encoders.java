@@ -315,13 +315,18 @@ public final class Encoders {
 
     /**
      * The end of a login: AuthenticationOk, the ParameterStatus values, BackendKeyData,
-     * ReadyForQuery. The values are the server's ({@code server}, may be null) in their order,
-     * each replaced by the client's own where it has one, then the client's that the server has not.
+     * ReadyForQuery, after an accepted SCRAM exchange's AuthenticationSASLFinal ({@code
+     * saslFinal}'s data; null for none). The values are the server's ({@code server}, may be null)
+     * in their order, each replaced by the client's own where it has one, then the client's that
+     * the server has not.
      */
-    public static void greet(io.netty.channel.Channel ch, ParameterStatuses server,
+    public static void greet(io.netty.channel.Channel ch, byte[] saslFinal, ParameterStatuses server,
             java.util.Map<String, String> client, int pid, int key) {
         // one buffer, one write: a message per write made a login cost a writev of ~16 pieces
         ByteBuf buf = ch.alloc().buffer(512);
+        if (saslFinal != null) {
+            writeAuthentication(buf, 12, saslFinal);
+        }
         writeAuthentication(buf, 0, new byte[0]);
         if (server != null) {
             server.write(buf, client);

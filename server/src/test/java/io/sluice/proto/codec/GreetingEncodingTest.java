@@ -57,7 +57,7 @@ class GreetingEncodingTest {
 
     private static byte[] bytes(ParameterStatuses server, Map<String, String> client) {
         EmbeddedChannel out = new EmbeddedChannel();
-        Encoders.greet(out, server, client, 42, -7);
+        Encoders.greet(out, null, server, client, 42, -7);
         ByteBuf buf = out.readOutbound();
         try {
             return io.netty.buffer.ByteBufUtil.getBytes(buf);
@@ -78,7 +78,7 @@ class GreetingEncodingTest {
     /** The messages between AuthenticationOk and ReadyForQuery, which are checked to frame the rest. */
     private static List<BackendMessage> greet(Map<String, String> server, Map<String, String> client) {
         EmbeddedChannel out = new EmbeddedChannel();
-        Encoders.greet(out, server == null ? null : ParameterStatuses.of(server), client, 42, -7);
+        Encoders.greet(out, null, server == null ? null : ParameterStatuses.of(server), client, 42, -7);
         ByteBuf bytes = out.readOutbound();
         EmbeddedChannel in = new EmbeddedChannel(new FrameDecoder(1 << 20, ""));
         in.writeInbound(bytes);

@@ -350,7 +350,7 @@ public final class ClientSession extends ChannelInboundHandlerAdapter implements
 
     /** Login finished: greet the client and start serving; {@code r} is null for the console. */
     void loggedIn(Route r, boolean isConsole, boolean admin, ClientParams p, ParameterStatuses welcome) {
-        p.fillUnset(welcome.params());
+        p.fillUnset(welcome);
         if (isConsole) {
             console = new ConsoleSession(this, admin);
             poolKey = CONSOLE_POOL;
@@ -369,8 +369,9 @@ public final class ClientSession extends ChannelInboundHandlerAdapter implements
         replication = mode;
         poolKey = r.poolKey();
         replicationRelay = new ReplicationRelay(this, server, p.applicationName());
-        p.fillUnset(server.params().values());
-        greet(p, ParameterStatuses.of(server.params().values()), State.ACTIVE);
+        ParameterStatuses greeting = ParameterStatuses.of(server.params().values());
+        p.fillUnset(greeting);
+        greet(p, greeting, State.ACTIVE);
     }
 
     private void greet(ClientParams p, ParameterStatuses welcome, State to) {

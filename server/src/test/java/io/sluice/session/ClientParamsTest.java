@@ -4,6 +4,7 @@ import io.netty.buffer.UnpooledByteBufAllocator;
 import io.sluice.backend.ServerParams;
 import io.sluice.proto.Frame;
 import io.sluice.proto.codec.Encoders;
+import io.sluice.proto.codec.ParameterStatuses;
 import org.junit.jupiter.api.Test;
 
 import java.util.Map;
@@ -32,9 +33,28 @@ class ClientParamsTest {
     }
 
     @Test
+    void oneGreetingServesEveryLoginAndEachConfigurationsTrackedSet() {
+        ParameterStatuses greeting = ParameterStatuses.of(Map.of("TimeZone", "UTC", "DateStyle", "ISO, MDY",
+                "search_path", "app", "server_version", "15.0"));
+        ClientParams first = new ClientParams(TRACKED);
+        first.fillUnset(greeting);
+        ClientParams again = new ClientParams(TRACKED);
+        again.set("timezone", "Asia/Tokyo");
+        again.fillUnset(greeting);
+        // after a reload that tracks search_path too (track_extra_parameters), the same greeting
+        ClientParams reloaded = new ClientParams(Set.of("timezone", "datestyle", "search_path"));
+        reloaded.fillUnset(greeting);
+
+        assertThat(first.own()).containsOnly(Map.entry("TimeZone", "UTC"), Map.entry("DateStyle", "ISO, MDY"));
+        assertThat(again.own()).containsOnly(Map.entry("TimeZone", "Asia/Tokyo"), Map.entry("DateStyle", "ISO, MDY"));
+        assertThat(reloaded.own()).containsOnly(Map.entry("TimeZone", "UTC"), Map.entry("DateStyle", "ISO, MDY"),
+                Map.entry("search_path", "app"));
+    }
+
+    @Test
     void valuesFromTheServerAreKnownGood() {
         ClientParams p = new ClientParams(TRACKED);
-        p.fillUnset(Map.of("TimeZone", "UTC", "DateStyle", "ISO, MDY"));
+        p.fillUnset(ParameterStatuses.of(Map.of("TimeZone", "UTC", "DateStyle", "ISO, MDY")));
         assertThat(p.syncTriesNew(Map.of("TimeZone", "Asia/Tokyo", "DateStyle", "SQL, DMY"))).isFalse();
 
         p.set("DateStyle", "German");
@@ -48,12 +68,12 @@ class ClientParamsTest {
     void theApplicationNameFollowsTheStartupPacketTheGreetingAndTheServersReports() {
         ClientParams p = new ClientParams(TRACKED);
         assertThat(p.applicationName()).isEmpty();
-        p.fillUnset(Map.of("application_name", "from-pool"));
+        p.fillUnset(ParameterStatuses.of(Map.of("application_name", "from-pool")));
         assertThat(p.applicationName()).isEqualTo("from-pool");
 
         ClientParams own = new ClientParams(TRACKED);
         own.set("Application_Name", "psql");
-        own.fillUnset(Map.of("application_name", "from-pool"));
+        own.fillUnset(ParameterStatuses.of(Map.of("application_name", "from-pool")));
         assertThat(own.applicationName()).as("the startup packet's value stays").isEqualTo("psql");
         own.serverReported(new Frame((byte) 'S',
                 Encoders.parameterStatus(UnpooledByteBufAllocator.DEFAULT, "application_name", "batch")));
@@ -67,9 +87,9 @@ class ClientParamsTest {
         server.reported("TimeZone", "UTC");
         server.reported("DateStyle", "ISO, MDY");
         ClientParams first = new ClientParams(TRACKED);
-        first.fillUnset(Map.of("TimeZone", "UTC", "DateStyle", "ISO, MDY"));
+        first.fillUnset(ParameterStatuses.of(Map.of("TimeZone", "UTC", "DateStyle", "ISO, MDY")));
         ClientParams second = new ClientParams(TRACKED);
-        second.fillUnset(Map.of("TimeZone", new String("UTC"), "DateStyle", "ISO, MDY"));
+        second.fillUnset(ParameterStatuses.of(Map.of("TimeZone", new String("UTC"), "DateStyle", "ISO, MDY")));
 
         assertThat(first.syncQuery(server)).isNull();
         assertThat(server.matches(first.valueSet())).isTrue();
@@ -106,7 +126,7 @@ class ClientParamsTest {
         assertThat(ClientParams.canonical("search_path")).isEqualTo("search_path");
 
         p.set("timezone", "Asia/Tokyo");
-        p.fillUnset(Map.of("TimeZone", "UTC", "DateStyle", "ISO, MDY", "server_version", "15.0"));
+        p.fillUnset(ParameterStatuses.of(Map.of("TimeZone", "UTC", "DateStyle", "ISO, MDY", "server_version", "15.0")));
         assertThat(p.own()).containsOnly(Map.entry("TimeZone", "Asia/Tokyo"), Map.entry("DateStyle", "ISO, MDY"));
     }
 }

@@ -9,13 +9,20 @@ import java.util.Map;
 /**
  * Server parameters with each one's ParameterStatus message encoded once. A pool greets every
  * new client with the same values, so its greeting is copied, not encoded, on each login, as
- * PgBouncer keeps its pool's welcome message encoded. Immutable.
+ * PgBouncer keeps its pool's welcome message encoded. Its values never change; it also keeps
+ * what a reader worked out from them once ({@link #derived}).
  */
 public final class ParameterStatuses {
     private final Map<String, String> params;
     private final String[] names;
     private final String[] values;
     private final byte[][] messages;
+    /**
+     * What a reader worked out once from these values for every login greeted with them (the
+     * session's tracked parameters among them); null until set. Unchanging values, so a reader
+     * only has to check that what it finds was worked out for its own question.
+     */
+    private volatile Object derived;
 
     private ParameterStatuses(Map<String, String> params) {
         this.params = params;
@@ -44,6 +51,15 @@ public final class ParameterStatuses {
 
     public Map<String, String> params() {
         return params;
+    }
+
+    /** See {@link #derived}. */
+    public Object derived() {
+        return derived;
+    }
+
+    public void derived(Object value) {
+        derived = value;
     }
 
     /**

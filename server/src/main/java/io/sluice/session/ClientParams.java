@@ -212,7 +212,8 @@ final class ClientParams {
                 found.putIfAbsent(canonical(name), value);
             }
         });
-        return new TrackedWelcome(tracked, found.keySet().toArray(new String[0]), found.values().toArray(new String[0]));
+        return new TrackedWelcome(tracked, found.keySet().toArray(new String[0]),
+                found.values().toArray(new String[0]));
     }
 
     /**

@@ -69,7 +69,7 @@ public final class ClientSession extends ChannelInboundHandlerAdapter implements
     private CancelKeys.Key cancelKey;
     /**
      * An accepted SCRAM login's AuthenticationSASLFinal, held for the greeting's buffer: written
-     * as a buffer of its own, it made the greeting's send a writev, which cost the loop more than
+     * as a buffer of its own, it made the greeting's send a writev, which cost the loop about
      * twice a send's kernel time (SCRAM login profile). Whatever ends the login first sends it.
      */
     private byte[] saslFinal;

@@ -1,16 +1,13 @@
 package io.sluice.session;
 
 import io.netty.buffer.ByteBuf;
-import io.netty.channel.embedded.EmbeddedChannel;
 import io.sluice.auth.AuthMethod;
 import io.sluice.auth.NonceSource;
 import io.sluice.auth.ScramClientExchange;
 import io.sluice.config.PoolMode;
 import io.sluice.proto.BackendMessage;
-import io.sluice.proto.Frame;
-import io.sluice.proto.codec.BackendDecoding;
+import io.sluice.proto.codec.DecodedReplies;
 import io.sluice.proto.codec.Encoders;
-import io.sluice.proto.codec.FrameDecoder;
 import io.sluice.proto.codec.ParameterStatuses;
 import org.junit.jupiter.api.Test;
 
@@ -32,10 +29,7 @@ class ScramLoginRepliesTest {
     @Test
     void theSaslFinalAndTheGreetingGoOutAsOneWrite() {
         SessionHarness h = new SessionHarness(PoolMode.TRANSACTION, scram(false));
-        ScramClientExchange client = ScramClientExchange.withPassword("pw", NonceSource.secureRandom());
-
-        String serverFirst = exchangeFirst(h, client);
-        h.clientSends(Encoders.saslResponse(SessionHarness.ALLOC, client.clientFinal(serverFirst)));
+        ScramClientExchange client = proveTo(h);
 
         ByteBuf only = h.client.readOutbound();
         assertThat((Object) h.client.readOutbound()).as("one buffer for the whole end of the login").isNull();
@@ -55,10 +49,7 @@ class ScramLoginRepliesTest {
         SessionHarness.Config c = scram(true);
         c.queryTimeout = 3 * S;
         SessionHarness h = new SessionHarness(PoolMode.TRANSACTION, c);
-        ScramClientExchange client = ScramClientExchange.withPassword("pw", NonceSource.secureRandom());
-
-        String serverFirst = exchangeFirst(h, client);
-        h.clientSends(Encoders.saslResponse(SessionHarness.ALLOC, client.clientFinal(serverFirst)));
+        ScramClientExchange client = proveTo(h);
         assertThat((Object) h.client.readOutbound()).as("held for the greeting").isNull();
 
         h.time.advance(3 * S);
@@ -82,15 +73,14 @@ class ScramLoginRepliesTest {
     @Test
     void aGreetingAfterAWaitStillCarriesTheSaslFinal() {
         SessionHarness h = new SessionHarness(PoolMode.TRANSACTION, scram(true));
-        ScramClientExchange client = ScramClientExchange.withPassword("pw", NonceSource.secureRandom());
-
-        String serverFirst = exchangeFirst(h, client);
-        h.clientSends(Encoders.saslResponse(SessionHarness.ALLOC, client.clientFinal(serverFirst)));
+        ScramClientExchange client = proveTo(h);
         h.heldWelcome.welcome(ParameterStatuses.of(Map.of("server_version", "15.0")));
 
         List<BackendMessage> got = messages(h.client.readOutbound());
-        assertThat(got.get(0)).isInstanceOfSatisfying(BackendMessage.Authentication.class,
-                a -> assertThat(a.code()).isEqualTo(12));
+        assertThat(got.get(0)).isInstanceOfSatisfying(BackendMessage.Authentication.class, a -> {
+            assertThat(a.code()).isEqualTo(12);
+            client.verifyServerFinal(new String(a.data(), StandardCharsets.UTF_8));
+        });
         assertThat(got.get(1)).isInstanceOfSatisfying(BackendMessage.Authentication.class,
                 a -> assertThat(a.code()).isZero());
         assertThat((Object) h.client.readOutbound()).isNull();
@@ -102,6 +92,14 @@ class ScramLoginRepliesTest {
         c.secret = "pw";
         c.holdWelcome = holdWelcome;
         return c;
+    }
+
+    /** The exchange up to and with the client's final message; returns the client's side of it. */
+    private static ScramClientExchange proveTo(SessionHarness h) {
+        ScramClientExchange client = ScramClientExchange.withPassword("pw", NonceSource.secureRandom());
+        String serverFirst = exchangeFirst(h, client);
+        h.clientSends(Encoders.saslResponse(SessionHarness.ALLOC, client.clientFinal(serverFirst)));
+        return client;
     }
 
     /** The harness's client got the SASL challenge at its startup; sends client-first, returns server-first. */
@@ -116,13 +114,6 @@ class ScramLoginRepliesTest {
 
     private static List<BackendMessage> messages(ByteBuf bytes) {
         assertThat(bytes).isNotNull();
-        EmbeddedChannel in = new EmbeddedChannel(new FrameDecoder(1 << 20, ""));
-        in.writeInbound(bytes);
-        List<BackendMessage> all = new ArrayList<>();
-        for (Frame f; (f = in.readInbound()) != null; ) {
-            all.add(BackendDecoding.decode(f));
-            f.release();
-        }
-        return all;
+        return DecodedReplies.of(bytes);
     }
 }

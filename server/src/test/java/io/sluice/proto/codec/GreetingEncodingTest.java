@@ -5,9 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.embedded.EmbeddedChannel;
 import io.sluice.proto.BackendMessage;
-import io.sluice.proto.Frame;
 
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -79,14 +77,7 @@ class GreetingEncodingTest {
     private static List<BackendMessage> greet(Map<String, String> server, Map<String, String> client) {
         EmbeddedChannel out = new EmbeddedChannel();
         Encoders.greet(out, null, server == null ? null : ParameterStatuses.of(server), client, 42, -7);
-        ByteBuf bytes = out.readOutbound();
-        EmbeddedChannel in = new EmbeddedChannel(new FrameDecoder(1 << 20, ""));
-        in.writeInbound(bytes);
-        List<BackendMessage> all = new ArrayList<>();
-        for (Frame f; (f = in.readInbound()) != null; ) {
-            all.add(BackendDecoding.decode(f));
-            f.release();
-        }
+        List<BackendMessage> all = DecodedReplies.of(out.readOutbound());
         assertThat(all.get(0)).isInstanceOfSatisfying(BackendMessage.Authentication.class, a -> assertThat(a.code()).isZero());
         assertThat(all.get(all.size() - 1)).isInstanceOf(BackendMessage.ReadyForQuery.class);
         return all.subList(1, all.size() - 1);

@@ -135,13 +135,7 @@ final class ClientEnding {
         if (!channel.isWritable() || TlsInfo.handshakeUnderway(channel)) {
             // nothing may go out in the clear while a TLS handshake is underway
             channel.close();
-            return;
-        }
-        byte[] saslFinal = session.takeSaslFinal();
-        if (saslFinal != null) {
-            channel.write(Encoders.authentication(channel.alloc(), 12, saslFinal));
-        }
-        if (sent != null) {
+        } else if (sent != null) {
             channel.writeAndFlush(Encoders.error(channel.alloc(), sent)).addListener(ChannelFutureListener.CLOSE);
         } else {
             Closes.afterQueued(channel);

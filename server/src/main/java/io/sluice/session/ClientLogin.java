@@ -64,6 +64,12 @@ final class ClientLogin {
 
     void dispose() {
         step = Step.DONE;
+        replies.writeHeld();
+    }
+
+    /** An accepted SCRAM exchange's AuthenticationSASLFinal data, for the greeting; null for none. */
+    byte[] takeSaslFinal() {
+        return replies.takeSaslFinal();
     }
 
     /**

@@ -67,12 +67,6 @@ public final class ClientSession extends ChannelInboundHandlerAdapter implements
     /** Logged in without a pool (unknown database or user): log lines say "(nodb)", as PgBouncer's. */
     private boolean poolless;
     private CancelKeys.Key cancelKey;
-    /**
-     * An accepted SCRAM login's AuthenticationSASLFinal, held for the greeting's buffer: written
-     * as a buffer of its own, it made the greeting's send a writev, which cost the loop about
-     * twice a send's kernel time (SCRAM login profile). Whatever ends the login first sends it.
-     */
-    private byte[] saslFinal;
     private ClientParams params;
     private final ClientTlsState tlsState = new ClientTlsState(this);
     private final ClientEnding ending = new ClientEnding(this);
@@ -333,17 +327,6 @@ public final class ClientSession extends ChannelInboundHandlerAdapter implements
         this.user = user;
     }
 
-    void holdSaslFinal(byte[] data) {
-        saslFinal = data;
-    }
-
-    /** The held AuthenticationSASLFinal data, or null; once. */
-    byte[] takeSaslFinal() {
-        byte[] data = saslFinal;
-        saslFinal = null;
-        return data;
-    }
-
     void countLogin() {
         ctx.clients().loggedIn(this, database, user);
     }
@@ -378,7 +361,7 @@ public final class ClientSession extends ChannelInboundHandlerAdapter implements
         timers.cancelAll();
         this.params = p;
         cancelKey = ctx.clients().issueCancelKey(this, ctx.peerCancels().peerId());
-        Encoders.greet(channel(), takeSaslFinal(), welcome, p.own(), cancelKey.pid(), cancelKey.secret());
+        Encoders.greet(channel(), login.takeSaslFinal(), welcome, p.own(), cancelKey.pid(), cancelKey.secret());
         ClientLog.debug(this, () -> "logged in");
         moveTo(to);
     }

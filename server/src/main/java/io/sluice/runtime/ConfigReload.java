@@ -59,6 +59,9 @@ final class ConfigReload {
         ConfigSnapshot before = server.routing().config();
         Set<String> inUse = databasesInUse();
         server.swapRouting(next);
+        if (next.maxClientConn() > before.maxClientConn()) {
+            ClientHeap.warning(next.maxClientConn(), Runtime.getRuntime().maxMemory()).ifPresent(Log.global()::warning);
+        }
         for (String db : inUse) {
             Optional<DatabaseEntry> now = next.database(db);
             // as PgBouncer: an entry gone from [databases] is dropped even where '*' takes its name

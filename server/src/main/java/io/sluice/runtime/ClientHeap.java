@@ -1,0 +1,52 @@
+package io.sluice.runtime;
+
+import java.util.Optional;
+
+/**
+ * A warning PgBouncer has no need for: every connected client keeps some of the JVM's heap, whose
+ * maximum (-Xmx, 256 MiB in the package's JAVA_OPTS) is fixed at start, so a max_client_conn
+ * PgBouncer served can be more clients than that heap holds. Past it the JVM fails with an
+ * OutOfMemoryError, and with the package's -XX:+ExitOnOutOfMemoryError every client is dropped.
+ * Logged at start and when RELOAD or SET raises max_client_conn, with the -Xmx that fits.
+ */
+final class ClientHeap {
+    /**
+     * Live heap an idle logged-in client keeps: 4.3 KiB measured with bench/idle-clients.sh
+     * (10,000 clients, transaction pooling), rounded up for clients with longer names and more
+     * parameters.
+     */
+    static final long BYTES_PER_CLIENT = 4608;
+    /**
+     * What the heap needs besides the clients: the live set of a started pooler (6 MiB), the
+     * young generation (at most 16 MiB in the package's options) and room for pools, servers
+     * and buffers in flight.
+     */
+    static final long RESERVE_BYTES = 48L << 20;
+
+    private ClientHeap() {
+    }
+
+    /** The warning for {@code maxClientConn} clients in a heap of at most {@code maxHeap} bytes, if any. */
+    static Optional<String> warning(int maxClientConn, long maxHeap) {
+        long needed = needed(maxClientConn);
+        if (maxHeap == Long.MAX_VALUE || needed <= maxHeap) {
+            return Optional.empty();
+        }
+        return Optional.of("max_client_conn = " + maxClientConn + " needs about " + mib(needed)
+                + " MiB of heap when every client is connected, more than the JVM's maximum of " + mib(maxHeap)
+                + " MiB: set -Xmx" + roundUp(mib(needed)) + "m in JAVA_OPTS (/etc/default/sluice in the package)");
+    }
+
+    static long needed(int maxClientConn) {
+        return RESERVE_BYTES + Math.max(0, maxClientConn) * BYTES_PER_CLIENT;
+    }
+
+    private static long mib(long bytes) {
+        return (bytes + (1 << 20) - 1) >> 20;
+    }
+
+    /** To a multiple of 64 MiB, so the advice reads as a setting someone would write. */
+    private static long roundUp(long mib) {
+        return (mib + 63) / 64 * 64;
+    }
+}

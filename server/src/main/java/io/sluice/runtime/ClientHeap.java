@@ -34,7 +34,8 @@ final class ClientHeap {
         }
         return Optional.of("max_client_conn = " + maxClientConn + " needs about " + mib(needed)
                 + " MiB of heap when every client is connected, more than the JVM's maximum of " + mib(maxHeap)
-                + " MiB: set -Xmx" + roundUp(mib(needed)) + "m in JAVA_OPTS (/etc/default/sluice in the package)");
+                + " MiB: set -Xmx" + advisedXmxMib(needed)
+                + "m in JAVA_OPTS (/etc/default/sluice or /etc/sysconfig/sluice in the packages)");
     }
 
     static long needed(int maxClientConn) {
@@ -45,8 +46,11 @@ final class ClientHeap {
         return (bytes + (1 << 20) - 1) >> 20;
     }
 
-    /** To a multiple of 64 MiB, so the advice reads as a setting someone would write. */
-    private static long roundUp(long mib) {
-        return (mib + 63) / 64 * 64;
+    /**
+     * A multiple of 64 MiB, so the advice reads as a setting someone would write, with room for
+     * the survivor space the JVM keeps out of the maximum it reports, so the advice silences this.
+     */
+    static long advisedXmxMib(long neededBytes) {
+        return (mib(neededBytes) + 16 + 63) / 64 * 64;
     }
 }

@@ -19,9 +19,15 @@ class ClientHeapTest {
         // 48 MiB + 100,000 x 4.5 KiB = 488 MiB, advised as the next multiple of 64 MiB
         assertThat(ClientHeap.warning(100_000, 245 * MIB)).hasValue("max_client_conn = 100000 needs about 488 MiB"
                 + " of heap when every client is connected, more than the JVM's maximum of 245 MiB: set -Xmx512m"
-                + " in JAVA_OPTS (/etc/default/sluice in the package)");
+                + " in JAVA_OPTS (/etc/default/sluice or /etc/sysconfig/sluice in the packages)");
         long advised = 512 * MIB;
         assertThat(ClientHeap.warning(100_000, advised)).isEmpty();
+    }
+
+    @Test
+    void theAdvisedXmxLeavesRoomForWhatTheJvmKeepsBack() {
+        assertThat(ClientHeap.advisedXmxMib(500 * MIB)).isEqualTo(576);
+        assertThat(ClientHeap.advisedXmxMib(440 * MIB)).isEqualTo(512);
     }
 
     @Test

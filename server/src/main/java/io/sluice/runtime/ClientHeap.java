@@ -4,9 +4,9 @@ import java.util.Optional;
 
 /**
  * A warning PgBouncer has no need for: every connected client keeps some of the JVM's heap, whose
- * maximum (-Xmx, 256 MiB in the package's JAVA_OPTS) is fixed at start, so a max_client_conn
+ * maximum (-Xmx, 256 MiB in the packages' JAVA_OPTS) is fixed at start, so a max_client_conn
  * PgBouncer served can be more clients than that heap holds. Past it the JVM fails with an
- * OutOfMemoryError, and with the package's -XX:+ExitOnOutOfMemoryError every client is dropped.
+ * OutOfMemoryError, and with the packages' -XX:+ExitOnOutOfMemoryError every client is dropped.
  * Logged at start and when RELOAD or SET raises max_client_conn, with the -Xmx that fits.
  */
 final class ClientHeap {
@@ -18,7 +18,7 @@ final class ClientHeap {
     static final long BYTES_PER_CLIENT = 4608;
     /**
      * What the heap needs besides the clients: the live set of a started pooler (6 MiB), the
-     * young generation (at most 16 MiB in the package's options) and room for pools, servers
+     * young generation (at most 16 MiB in the packages' options) and room for pools, servers
      * and buffers in flight.
      */
     static final long RESERVE_BYTES = 48L << 20;
@@ -47,8 +47,9 @@ final class ClientHeap {
     }
 
     /**
-     * A multiple of 64 MiB, so the advice reads as a setting someone would write, with room for
-     * the survivor space the JVM keeps out of the maximum it reports, so the advice silences this.
+     * The estimate plus 16 MiB for the survivor space the JVM leaves out of the maximum it reports
+     * (so that following the advice silences the warning), up to a multiple of 64 MiB, as someone
+     * would write the setting.
      */
     static long advisedXmxMib(long neededBytes) {
         return (mib(neededBytes) + 16 + 63) / 64 * 64;

@@ -26,10 +26,18 @@ final class ClientHeap {
     private ClientHeap() {
     }
 
-    /** The warning for {@code maxClientConn} clients in a heap of at most {@code maxHeap} bytes, if any. */
+    /** The warning for {@code maxClientConn} clients in this JVM's heap, if any. */
+    static Optional<String> warning(int maxClientConn) {
+        return warning(maxClientConn, Runtime.getRuntime().maxMemory());
+    }
+
+    /**
+     * The warning for {@code maxClientConn} clients in a heap of at most {@code maxHeap} bytes, if
+     * any (a JVM without a limit reports Long.MAX_VALUE, which no estimate reaches).
+     */
     static Optional<String> warning(int maxClientConn, long maxHeap) {
         long needed = needed(maxClientConn);
-        if (maxHeap == Long.MAX_VALUE || needed <= maxHeap) {
+        if (needed <= maxHeap) {
             return Optional.empty();
         }
         return Optional.of("max_client_conn = " + maxClientConn + " needs about " + mib(needed)

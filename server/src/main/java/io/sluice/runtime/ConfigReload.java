@@ -60,7 +60,7 @@ final class ConfigReload {
         Set<String> inUse = databasesInUse();
         server.swapRouting(next);
         if (next.maxClientConn() > before.maxClientConn()) {
-            ClientHeap.warning(next.maxClientConn(), Runtime.getRuntime().maxMemory()).ifPresent(Log.global()::warning);
+            ClientHeap.warning(next.maxClientConn()).ifPresent(Log.global()::warning);
         }
         for (String db : inUse) {
             Optional<DatabaseEntry> now = next.database(db);

@@ -52,7 +52,7 @@ public final class SluiceStarter implements ServerStarter {
         CompilerThreads.lowerPriority(log);
         warmUp(log);
         FdLimits.line(snapshot, ServerAdminContext.userNames(snapshot).size()).ifPresent(log::info);
-        ClientHeap.warning(snapshot.maxClientConn(), Runtime.getRuntime().maxMemory()).ifPresent(log::warning);
+        ClientHeap.warning(snapshot.maxClientConn()).ifPresent(log::warning);
         SluiceServer server = new SluiceServer(snapshot);
         Consoles.attach(server);
         server.start();
